@@ -1,0 +1,472 @@
+package dev.skipjack;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JavaType;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import dev.skipjack.internal.enqueue.InsertRow;
+import dev.skipjack.internal.enqueue.JobInserter;
+import dev.skipjack.internal.schema.Migrator;
+import dev.skipjack.internal.sql.Jdbc;
+import dev.skipjack.internal.sql.SqlStatements;
+import dev.skipjack.internal.sql.TableNames;
+import dev.skipjack.internal.worker.RegisteredKind;
+import dev.skipjack.internal.worker.WorkerRuntime;
+
+import java.lang.management.ManagementFactory;
+import java.net.InetAddress;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.stream.Collectors;
+import javax.sql.DataSource;
+
+/**
+ * The Skipjack client: enqueues jobs and, once {@link #start() started}, runs them.
+ *
+ * <pre>{@code
+ * Skipjack skipjack = Skipjack.builder(dataSource)
+ *         .queue("default", 8)
+ *         .handler("send-email", SendEmail.class, job -> { mailer.send(job.args()); return Outcome.complete(); })
+ *         .build();
+ * skipjack.migrate();
+ * skipjack.start();
+ * skipjack.enqueue("send-email", new SendEmail("ada@example.com", "Welcome"));
+ * }</pre>
+ *
+ * Thread-safe. {@link #close()} stops the workers gracefully.
+ */
+public final class Skipjack implements AutoCloseable {
+
+    /** Lease of a claimed job; heartbeats extend it while the handler runs. */
+    public static final Duration DEFAULT_LEASE = Duration.ofSeconds(15);
+    /** How often a node looks for work when nothing woke it. */
+    public static final Duration DEFAULT_POLL_INTERVAL = Duration.ofSeconds(1);
+    /** How often each node returns jobs with expired leases. */
+    public static final Duration DEFAULT_RESCUE_INTERVAL = Duration.ofSeconds(5);
+    /** How often each node makes due scheduled and retryable jobs available. */
+    public static final Duration DEFAULT_PROMOTE_INTERVAL = Duration.ofMillis(250);
+    /** How long {@link #close()} lets running jobs finish before handing them back. */
+    public static final Duration DEFAULT_SHUTDOWN_TIMEOUT = Duration.ofSeconds(10);
+
+    private final DataSource dataSource;
+    private final TableNames names;
+    private final SqlStatements sql;
+    private final ObjectMapper mapper;
+    private final Map<String, RegisteredKind> kinds;
+    private final List<QueueOptions> queues;
+    private final String workerId;
+    private final WorkerRuntime.Timing timing;
+    private final Duration shutdownTimeout;
+    private final int maxArgsBytes;
+    private final JobInserter inserter;
+    private WorkerRuntime runtime;
+
+    private Skipjack(Builder b) {
+        this.dataSource = b.dataSource;
+        this.names = new TableNames(b.schema, b.tablePrefix);
+        this.sql = new SqlStatements("postgres", names);
+        this.mapper = b.mapper;
+        this.kinds = Collections.unmodifiableMap(new LinkedHashMap<>(b.kinds));
+        this.queues = List.copyOf(b.queues.values());
+        this.workerId = b.workerId != null ? b.workerId : defaultWorkerId();
+        Duration heartbeat = b.lease.dividedBy(3);
+        this.timing = new WorkerRuntime.Timing(b.lease, heartbeat, b.pollInterval, b.rescueInterval, b.promoteInterval);
+        this.shutdownTimeout = b.shutdownTimeout;
+        this.maxArgsBytes = b.maxArgsBytes;
+        this.inserter = new JobInserter(sql);
+    }
+
+    public static Builder builder(DataSource dataSource) {
+        return new Builder(dataSource);
+    }
+
+    /** Creates or upgrades Skipjack's tables; safe to call from many nodes at once. Returns versions applied. */
+    public List<Integer> migrate() {
+        return new Migrator(names).migrate(dataSource);
+    }
+
+    /** The schema as plain SQL, for applying with Flyway, Liquibase or psql instead of {@link #migrate()}. */
+    public String migrationSql() {
+        return new Migrator(names).exportSql();
+    }
+
+    /** This client's worker id, recorded on every job it claims. */
+    public String workerId() {
+        return workerId;
+    }
+
+    // ---------------------------------------------------------------- enqueue
+
+    /** Enqueues one job in its own transaction; returns its id. */
+    public long enqueue(String kind, Object args) {
+        return enqueue(JobRequest.of(kind, args));
+    }
+
+    public long enqueue(String kind, Object args, EnqueueOptions options) {
+        return enqueue(JobRequest.of(kind, args, options));
+    }
+
+    public long enqueue(JobRequest request) {
+        return enqueueAll(List.of(request)).get(0);
+    }
+
+    /**
+     * Enqueues one job inside the caller's transaction on {@code connection} (F-6): the job exists
+     * if and only if that transaction commits. Skipjack does not commit or close the connection.
+     */
+    public long enqueue(Connection connection, String kind, Object args, EnqueueOptions options) {
+        return enqueueAll(connection, List.of(JobRequest.of(kind, args, options))).get(0);
+    }
+
+    public long enqueue(Connection connection, String kind, Object args) {
+        return enqueue(connection, kind, args, EnqueueOptions.defaults());
+    }
+
+    /** Enqueues many jobs with multi-row inserts in one transaction; returns ids in request order. */
+    public List<Long> enqueueAll(List<JobRequest> requests) {
+        List<InsertRow> rows = validate(requests);
+        try (Connection c = dataSource.getConnection()) {
+            boolean autoCommit = c.getAutoCommit();
+            c.setAutoCommit(false);
+            try {
+                List<Long> ids = inserter.insert(c, rows);
+                c.commit();
+                wakeLocalFetchers(rows);
+                return ids;
+            } catch (SQLException | RuntimeException e) {
+                c.rollback();
+                throw e;
+            } finally {
+                c.setAutoCommit(autoCommit);
+            }
+        } catch (SQLException e) {
+            throw new SkipjackException("enqueue of " + rows.size() + " jobs failed: " + e.getMessage(), e);
+        }
+    }
+
+    /** Enqueues many jobs inside the caller's transaction on {@code connection} (F-6). */
+    public List<Long> enqueueAll(Connection connection, List<JobRequest> requests) {
+        List<InsertRow> rows = validate(requests);
+        try {
+            return inserter.insert(connection, rows);
+        } catch (SQLException e) {
+            throw new SkipjackException("enqueue of " + rows.size() + " jobs failed: " + e.getMessage(), e);
+        }
+    }
+
+    private List<InsertRow> validate(List<JobRequest> requests) {
+        Objects.requireNonNull(requests, "requests");
+        List<InsertRow> rows = new ArrayList<>(requests.size());
+        for (JobRequest r : requests) {
+            rows.add(validate(Objects.requireNonNull(r, "request")));
+        }
+        return rows;
+    }
+
+    private InsertRow validate(JobRequest r) {
+        Limits.requireKindName(r.kind());
+        RegisteredKind kind = kinds.get(r.kind());
+        if (kind == null) {
+            throw new UnknownKindException("unknown kind '" + r.kind() + "': register a handler for it or declare it"
+                    + " with Builder.kind(\"" + r.kind() + "\", ArgsType.class); known kinds: " + kinds.keySet());
+        }
+        String json;
+        try {
+            JsonNode tree = mapper.valueToTree(r.args() == null ? Map.of() : r.args());
+            // Prove the args read back as the kind's type, so a job that can never run is refused now.
+            mapper.treeToValue(tree, kind.argsType());
+            json = mapper.writeValueAsString(tree);
+        } catch (IllegalArgumentException | JsonProcessingException e) {
+            throw new InvalidArgsException("args of kind '" + r.kind() + "' do not serialize to "
+                    + kind.argsType().getTypeName() + ": " + e.getMessage(), e);
+        }
+        int bytes = json.getBytes(StandardCharsets.UTF_8).length;
+        if (bytes > maxArgsBytes) {
+            throw new ArgsTooLargeException("args of kind '" + r.kind() + "' are " + bytes
+                    + " bytes of JSON, over the limit of " + maxArgsBytes + " bytes; store large data elsewhere and pass a reference");
+        }
+        EnqueueOptions o = r.options();
+        int maxAttempts = o.maxAttempts() > 0 ? o.maxAttempts() : kind.options().maxAttempts();
+        Long runAt = o.runAt() == null ? null : o.runAt().toEpochMilli();
+        Long delay = o.delay() == null ? null : o.delay().toMillis();
+        return new InsertRow(o.queue(), r.kind(), json, o.priority(), maxAttempts, runAt, delay);
+    }
+
+    private void wakeLocalFetchers(List<InsertRow> rows) {
+        WorkerRuntime rt = runtime;
+        if (rt != null) {
+            rt.wake(rows.stream().map(InsertRow::queue).collect(Collectors.toSet()));
+        }
+    }
+
+    // ---------------------------------------------------------------- run
+
+    /** Starts the fetchers, job threads, heartbeat and maintenance. The schema must be migrated. */
+    public synchronized void start() {
+        if (runtime != null) {
+            throw new IllegalStateException("already started");
+        }
+        if (queues.isEmpty()) {
+            throw new IllegalStateException("no queues configured: call Builder.queue(name, concurrency)");
+        }
+        List<WorkerRuntime.QueueSettings> settings = queues.stream()
+                .map(q -> new WorkerRuntime.QueueSettings(q.name(), q.concurrency(), q.maxBatch())).toList();
+        runtime = new WorkerRuntime(dataSource, sql, workerId, mapper, kinds, settings, timing);
+        runtime.start();
+    }
+
+    /** Graceful stop (F-18) with the configured shutdown timeout. */
+    @Override
+    public void close() {
+        stop(shutdownTimeout);
+    }
+
+    /** Stops claiming, waits up to {@code timeout} for running jobs, hands the rest back at once. */
+    public synchronized void stop(Duration timeout) {
+        if (runtime != null) {
+            runtime.stop(timeout);
+            runtime = null;
+        }
+    }
+
+    // ---------------------------------------------------------------- inspect
+
+    /** The job with this id, if it exists. */
+    public Optional<JobInfo> find(long id) {
+        try (Connection c = dataSource.getConnection();
+             PreparedStatement ps = c.prepareStatement(sql.get("find_job"))) {
+            ps.setLong(1, id);
+            try (ResultSet rs = ps.executeQuery()) {
+                if (!rs.next()) {
+                    return Optional.empty();
+                }
+                return Optional.of(new JobInfo(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4),
+                        rs.getInt(5), JobState.fromDb(rs.getString(6)), Jdbc.instant(rs.getTimestamp(7)), rs.getInt(8),
+                        rs.getInt(9), parseErrors(rs.getString(10)), rs.getString(11), Jdbc.instant(rs.getTimestamp(12)),
+                        Jdbc.instant(rs.getTimestamp(13)), Jdbc.instant(rs.getTimestamp(14)),
+                        Jdbc.instant(rs.getTimestamp(15))));
+            }
+        } catch (SQLException e) {
+            throw new SkipjackException("reading job " + id + " failed: " + e.getMessage(), e);
+        }
+    }
+
+    /** Job counts per state over all queues. States with no jobs are present with 0. */
+    public Map<JobState, Long> countByState() {
+        Map<JobState, Long> counts = new EnumMap<>(JobState.class);
+        for (JobState s : JobState.values()) {
+            counts.put(s, 0L);
+        }
+        try (Connection c = dataSource.getConnection();
+             PreparedStatement ps = c.prepareStatement(sql.get("count_by_state"));
+             ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+                counts.merge(JobState.fromDb(rs.getString(2)), rs.getLong(3), Long::sum);
+            }
+        } catch (SQLException e) {
+            throw new SkipjackException("counting jobs failed: " + e.getMessage(), e);
+        }
+        return counts;
+    }
+
+    private List<JobError> parseErrors(String json) {
+        try {
+            List<JobError> out = new ArrayList<>();
+            for (JsonNode n : mapper.readTree(json)) {
+                out.add(new JobError(n.hasNonNull("at") ? java.time.OffsetDateTime.parse(n.get("at").asText()).toInstant() : null,
+                        n.path("attempt").asInt(), n.path("class").asText(null), n.path("message").asText(null),
+                        n.path("stack").asText(null)));
+            }
+            return out;
+        } catch (JsonProcessingException | RuntimeException e) {
+            return List.of(new JobError(null, 0, "UnreadableErrors", e.getMessage(), json));
+        }
+    }
+
+    private static String defaultWorkerId() {
+        String host;
+        try {
+            host = InetAddress.getLocalHost().getHostName();
+        } catch (Exception e) {
+            host = "unknown-host";
+        }
+        String pid = Long.toString(ProcessHandle.current().pid());
+        return host + "-" + pid + "-" + UUID.randomUUID().toString().substring(0, 8);
+    }
+
+    // ---------------------------------------------------------------- builder
+
+    /** Configures a client. Every setting has a default except the DataSource. */
+    public static final class Builder {
+        private final DataSource dataSource;
+        private final Map<String, RegisteredKind> kinds = new LinkedHashMap<>();
+        private final Map<String, QueueOptions> queues = new LinkedHashMap<>();
+        private String schema = "public";
+        private String tablePrefix = "skipjack_";
+        private ObjectMapper mapper = JsonMapper.builder().findAndAddModules().build();
+        private String workerId;
+        private Duration lease = DEFAULT_LEASE;
+        private Duration pollInterval = DEFAULT_POLL_INTERVAL;
+        private Duration rescueInterval = DEFAULT_RESCUE_INTERVAL;
+        private Duration promoteInterval = DEFAULT_PROMOTE_INTERVAL;
+        private Duration shutdownTimeout = DEFAULT_SHUTDOWN_TIMEOUT;
+        private int maxArgsBytes = Limits.DEFAULT_MAX_ARGS_BYTES;
+
+        private Builder(DataSource dataSource) {
+            this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
+        }
+
+        /** Schema of Skipjack's tables (default {@code public}); validated as an identifier. */
+        public Builder schema(String schema) {
+            new TableNames(schema, tablePrefix);
+            this.schema = schema;
+            return this;
+        }
+
+        /** Prefix of Skipjack's table names (default {@code skipjack_}); validated as an identifier. */
+        public Builder tablePrefix(String prefix) {
+            new TableNames(schema, prefix);
+            this.tablePrefix = prefix;
+            return this;
+        }
+
+        /** Works queue {@code name} with {@code concurrency} jobs at once in this process. */
+        public Builder queue(String name, int concurrency) {
+            return queue(QueueOptions.of(name, concurrency));
+        }
+
+        public Builder queue(QueueOptions options) {
+            queues.put(options.name(), options);
+            return this;
+        }
+
+        /** Registers a lease-mode handler for {@code kind}, whose args deserialize to {@code argsType}. */
+        public <T> Builder handler(String kind, Class<T> argsType, JobHandler<T> handler) {
+            return handler(kind, argsType, KindOptions.defaults(), handler);
+        }
+
+        @SuppressWarnings("unchecked")
+        public <T> Builder handler(String kind, Class<T> argsType, KindOptions options, JobHandler<T> handler) {
+            Objects.requireNonNull(handler, "handler");
+            return register(kind, argsType, options, (JobHandler<Object>) handler, null);
+        }
+
+        /** Registers a transactional-mode handler (F-4): its writes on the given connection commit with the job. */
+        public <T> Builder transactionalHandler(String kind, Class<T> argsType, TransactionalJobHandler<T> handler) {
+            return transactionalHandler(kind, argsType, KindOptions.defaults(), handler);
+        }
+
+        @SuppressWarnings("unchecked")
+        public <T> Builder transactionalHandler(String kind, Class<T> argsType, KindOptions options,
+                                                TransactionalJobHandler<T> handler) {
+            Objects.requireNonNull(handler, "handler");
+            return register(kind, argsType, options, null, (TransactionalJobHandler<Object>) handler);
+        }
+
+        /** Declares a kind this client enqueues but does not run (another service has the handler). */
+        public <T> Builder kind(String kind, Class<T> argsType) {
+            return kind(kind, argsType, KindOptions.defaults());
+        }
+
+        public <T> Builder kind(String kind, Class<T> argsType, KindOptions options) {
+            return register(kind, argsType, options, null, null);
+        }
+
+        private Builder register(String kind, Class<?> argsType, KindOptions options, JobHandler<Object> handler,
+                                 TransactionalJobHandler<Object> transactional) {
+            Limits.requireKindName(kind);
+            Objects.requireNonNull(argsType, "argsType");
+            Objects.requireNonNull(options, "options");
+            if (kinds.containsKey(kind)) {
+                throw new IllegalArgumentException("kind '" + kind + "' is already registered");
+            }
+            JavaType type = mapper.constructType(argsType);
+            kinds.put(kind, new RegisteredKind(kind, type, options, handler, transactional));
+            return this;
+        }
+
+        /** The JSON mapper for args; set it before registering kinds. */
+        public Builder objectMapper(ObjectMapper mapper) {
+            if (!kinds.isEmpty()) {
+                throw new IllegalStateException("set the ObjectMapper before registering kinds");
+            }
+            this.mapper = Objects.requireNonNull(mapper, "mapper");
+            return this;
+        }
+
+        /** The id recorded on claimed jobs (default: host, pid and a random suffix). */
+        public Builder workerId(String workerId) {
+            if (workerId == null || workerId.isBlank() || workerId.length() > 200) {
+                throw new InvalidOptionException("workerId must be 1-200 characters, got " + Limits.quote(workerId));
+            }
+            this.workerId = workerId;
+            return this;
+        }
+
+        /** Lease of a claimed job (default 15 s); heartbeats extend it every third of it. At least 1 s. */
+        public Builder lease(Duration lease) {
+            this.lease = requireAtLeast("lease", lease, Duration.ofSeconds(1));
+            return this;
+        }
+
+        public Builder pollInterval(Duration interval) {
+            this.pollInterval = requireAtLeast("pollInterval", interval, Duration.ofMillis(10));
+            return this;
+        }
+
+        public Builder rescueInterval(Duration interval) {
+            this.rescueInterval = requireAtLeast("rescueInterval", interval, Duration.ofMillis(100));
+            return this;
+        }
+
+        public Builder promoteInterval(Duration interval) {
+            this.promoteInterval = requireAtLeast("promoteInterval", interval, Duration.ofMillis(10));
+            return this;
+        }
+
+        public Builder shutdownTimeout(Duration timeout) {
+            this.shutdownTimeout = requireAtLeast("shutdownTimeout", timeout, Duration.ZERO);
+            return this;
+        }
+
+        /** Largest serialized args accepted at enqueue, in bytes (default 256 KiB). */
+        public Builder maxArgsBytes(int bytes) {
+            if (bytes < 2 || bytes > 64 * 1024 * 1024) {
+                throw new InvalidOptionException("maxArgsBytes must be between 2 and 64 MiB, got " + bytes);
+            }
+            this.maxArgsBytes = bytes;
+            return this;
+        }
+
+        public Skipjack build() {
+            return new Skipjack(this);
+        }
+
+        private static Duration requireAtLeast(String name, Duration value, Duration min) {
+            if (value == null || value.compareTo(min) < 0) {
+                throw new InvalidOptionException(name + " must be at least " + min + ", got " + value);
+            }
+            return value;
+        }
+    }
+
+    /** Kinds registered with this client, for tools. */
+    public Set<String> kinds() {
+        return kinds.keySet();
+    }
+}

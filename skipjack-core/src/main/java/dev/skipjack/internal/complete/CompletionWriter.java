@@ -1,0 +1,53 @@
+package dev.skipjack.internal.complete;
+
+import dev.skipjack.internal.sql.Jdbc;
+import dev.skipjack.internal.sql.SqlStatements;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Writes completions: plain completions with complete_jobs.sql, everything else with
+ * record_outcomes.sql, one statement each per batch. Both are guarded by (id, attempt, running),
+ * so writing the same completion twice, or after the job was rescued, changes nothing.
+ */
+public final class CompletionWriter {
+
+    private final SqlStatements sql;
+
+    public CompletionWriter(SqlStatements sql) {
+        this.sql = sql;
+    }
+
+    /** Writes the batch on {@code c} (in its current transaction mode); returns rows changed. */
+    public int write(Connection c, List<Completion> batch) throws SQLException {
+        List<Completion> plain = new ArrayList<>(batch.size());
+        List<Completion> other = new ArrayList<>();
+        for (Completion completion : batch) {
+            (completion.isPlainCompletion() ? plain : other).add(completion);
+        }
+        int changed = 0;
+        if (!plain.isEmpty()) {
+            try (PreparedStatement ps = c.prepareStatement(sql.get("complete_jobs"))) {
+                ps.setArray(1, Jdbc.bigintArray(c, plain, Completion::id));
+                ps.setArray(2, Jdbc.intArray(c, plain, Completion::attempt));
+                changed += ps.executeUpdate();
+            }
+        }
+        if (!other.isEmpty()) {
+            try (PreparedStatement ps = c.prepareStatement(sql.get("record_outcomes"))) {
+                ps.setArray(1, Jdbc.bigintArray(c, other, Completion::id));
+                ps.setArray(2, Jdbc.intArray(c, other, Completion::attempt));
+                ps.setArray(3, Jdbc.textArray(c, other, Completion::state));
+                ps.setArray(4, Jdbc.bigintArray(c, other, Completion::delayMillis));
+                ps.setArray(5, Jdbc.intArray(c, other, Completion::extraAttempts));
+                ps.setArray(6, Jdbc.textArray(c, other, Completion::errorJson));
+                changed += ps.executeUpdate();
+            }
+        }
+        return changed;
+    }
+}

@@ -1,0 +1,65 @@
+package dev.skipjack.internal.maintenance;
+
+import dev.skipjack.internal.sql.SqlStatements;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import javax.sql.DataSource;
+
+/**
+ * Returns jobs whose lease expired to the queue (F-3). Runs on every node; concurrent rescuers
+ * split the work with SKIP LOCKED and the statement re-checks each row, so running it twice, or
+ * racing a completion, is harmless.
+ */
+public final class LeaseRescuer implements Runnable {
+
+    private static final Logger log = LoggerFactory.getLogger(LeaseRescuer.class);
+    static final int BATCH = 1_000;
+
+    private final DataSource dataSource;
+    private final SqlStatements sql;
+
+    public LeaseRescuer(DataSource dataSource, SqlStatements sql) {
+        this.dataSource = dataSource;
+        this.sql = sql;
+    }
+
+    @Override
+    public void run() {
+        try {
+            rescueAll();
+        } catch (Throwable t) {
+            log.warn("lease rescue failed: {}", t.toString());
+        }
+    }
+
+    /** Rescues every expired lease now; returns how many jobs came back. */
+    public int rescueAll() throws Exception {
+        int total = 0;
+        try (Connection c = dataSource.getConnection()) {
+            if (!c.getAutoCommit()) {
+                c.setAutoCommit(true);
+            }
+            int n;
+            do {
+                n = 0;
+                try (PreparedStatement ps = c.prepareStatement(sql.get("rescue_expired_leases"))) {
+                    ps.setInt(1, BATCH);
+                    try (ResultSet rs = ps.executeQuery()) {
+                        while (rs.next()) {
+                            n++;
+                        }
+                    }
+                }
+                total += n;
+            } while (n == BATCH);
+        }
+        if (total > 0) {
+            log.info("rescued {} jobs whose lease expired", total);
+        }
+        return total;
+    }
+}

@@ -1,0 +1,111 @@
+package dev.skipjack.internal.schema;
+
+import dev.skipjack.SkipjackException;
+import dev.skipjack.internal.sql.SqlStatements;
+import dev.skipjack.internal.sql.TableNames;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import javax.sql.DataSource;
+
+/**
+ * Applies Skipjack's numbered migrations in one transaction under a transaction-scoped advisory
+ * lock, so any number of nodes can migrate at once: the first does the work, the others wait for
+ * it and then find nothing left to do.
+ */
+public final class Migrator {
+
+    private static final Logger log = LoggerFactory.getLogger(Migrator.class);
+
+    /** Every migration, in order. A migration is never edited once released; add a new one. */
+    static final List<Migration> MIGRATIONS = List.of(
+            new Migration(1, "jobs"));
+
+    record Migration(int version, String name) {
+        String resource() {
+            return String.format("migrations/postgres/V%03d__%s.sql", version, name);
+        }
+    }
+
+    private final TableNames names;
+
+    public Migrator(TableNames names) {
+        this.names = names;
+    }
+
+    /** Brings the schema up to date; returns the versions applied by this call. */
+    public List<Integer> migrate(DataSource dataSource) {
+        try (Connection c = dataSource.getConnection()) {
+            boolean autoCommit = c.getAutoCommit();
+            c.setAutoCommit(false);
+            try {
+                List<Integer> applied = migrate(c);
+                c.commit();
+                return applied;
+            } catch (SQLException | RuntimeException e) {
+                c.rollback();
+                throw e;
+            } finally {
+                c.setAutoCommit(autoCommit);
+            }
+        } catch (SQLException e) {
+            throw new SkipjackException("migration of schema " + names.schema() + " failed: " + e.getMessage(), e);
+        }
+    }
+
+    private List<Integer> migrate(Connection c) throws SQLException {
+        try (PreparedStatement lock = c.prepareStatement("SELECT pg_advisory_xact_lock(hashtext(?))")) {
+            lock.setString(1, "skipjack-migrate:" + names.schema() + ":" + names.prefix());
+            lock.execute();
+        }
+        try (Statement s = c.createStatement()) {
+            s.execute("CREATE SCHEMA IF NOT EXISTS " + names.quotedSchema());
+            s.execute(names.render("CREATE TABLE IF NOT EXISTS {{migrations}} ("
+                    + "version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())"));
+        }
+        Set<Integer> done = new HashSet<>();
+        try (Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery(names.render("SELECT version FROM {{migrations}}"))) {
+            while (rs.next()) {
+                done.add(rs.getInt(1));
+            }
+        }
+        List<Integer> applied = new java.util.ArrayList<>();
+        for (Migration m : MIGRATIONS) {
+            if (done.contains(m.version())) {
+                continue;
+            }
+            try (Statement s = c.createStatement()) {
+                s.execute(names.render(SqlStatements.readResource(m.resource())));
+            }
+            try (PreparedStatement record = c.prepareStatement(
+                    names.render("INSERT INTO {{migrations}} (version, name) VALUES (?, ?)"))) {
+                record.setInt(1, m.version());
+                record.setString(2, m.name());
+                record.executeUpdate();
+            }
+            log.info("applied Skipjack migration V{} ({}) to schema {}", m.version(), m.name(), names.schema());
+            applied.add(m.version());
+        }
+        return applied;
+    }
+
+    /** Every migration rendered as plain SQL, for Flyway or Liquibase users who apply it themselves. */
+    public String exportSql() {
+        StringBuilder out = new StringBuilder();
+        out.append("CREATE SCHEMA IF NOT EXISTS ").append(names.quotedSchema()).append(";\n\n");
+        for (Migration m : MIGRATIONS) {
+            out.append("-- Skipjack migration V").append(m.version()).append(" (").append(m.name()).append(")\n");
+            out.append(names.render(SqlStatements.readResource(m.resource()))).append('\n');
+        }
+        return out.toString();
+    }
+}

@@ -1,0 +1,19 @@
+package dev.skipjack.internal.worker;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.skipjack.internal.claim.JobClaimer;
+import dev.skipjack.internal.complete.BatchCompleter;
+import dev.skipjack.internal.complete.CompletionWriter;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.ScheduledExecutorService;
+import javax.sql.DataSource;
+
+/** What every moving part of a running worker shares. */
+public record WorkerContext(DataSource dataSource, String workerId, Duration lease, ObjectMapper mapper,
+                            Map<String, RegisteredKind> kinds, JobClaimer claimer, CompletionWriter writer,
+                            BatchCompleter<Execution> completer, ExecutionTracker tracker,
+                            ExecutorService jobThreads, ScheduledExecutorService timers) {
+}

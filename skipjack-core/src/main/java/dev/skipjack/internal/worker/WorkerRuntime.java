@@ -1,0 +1,186 @@
+package dev.skipjack.internal.worker;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.skipjack.internal.claim.JobClaimer;
+import dev.skipjack.internal.complete.BatchCompleter;
+import dev.skipjack.internal.complete.CompletionWriter;
+import dev.skipjack.internal.maintenance.DueJobPromoter;
+import dev.skipjack.internal.maintenance.LeaseRescuer;
+import dev.skipjack.internal.sql.Jdbc;
+import dev.skipjack.internal.sql.SqlStatements;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import javax.sql.DataSource;
+
+/** Everything a started client runs: fetchers, job threads, completer, heartbeat and maintenance. */
+public final class WorkerRuntime {
+
+    private static final Logger log = LoggerFactory.getLogger(WorkerRuntime.class);
+
+    /** How long shutdown waits for a transactional handler that ignores its interrupt before aborting its connection. */
+    static final Duration INTERRUPT_GRACE = Duration.ofSeconds(2);
+
+    /** One queue's worker settings. */
+    public record QueueSettings(String name, int concurrency, int maxBatch) {
+    }
+
+    /** The intervals that drive the runtime. */
+    public record Timing(Duration lease, Duration heartbeatInterval, Duration pollInterval, Duration rescueInterval,
+                         Duration promoteInterval) {
+    }
+
+    private final WorkerContext ctx;
+    private final SqlStatements sql;
+    private final Map<String, QueueFetcher> fetchers = new LinkedHashMap<>();
+    private final Timing timing;
+
+    public WorkerRuntime(DataSource dataSource, SqlStatements sql, String workerId, ObjectMapper mapper,
+                         Map<String, RegisteredKind> kinds, List<QueueSettings> queues, Timing timing) {
+        this.sql = sql;
+        this.timing = timing;
+        ExecutionTracker tracker = new ExecutionTracker();
+        CompletionWriter writer = new CompletionWriter(sql);
+        BatchCompleter<Execution> completer = new BatchCompleter<>(dataSource, writer, tracker::finish, workerId);
+        ExecutorService jobThreads = WorkerThreads.newJobExecutor("skipjack-job");
+        ScheduledExecutorService timers = Executors.newScheduledThreadPool(2, WorkerThreads.daemonFactory("skipjack-timer"));
+        this.ctx = new WorkerContext(dataSource, workerId, timing.lease(), mapper, kinds,
+                new JobClaimer(sql, workerId, timing.lease()), writer, completer, tracker, jobThreads, timers);
+        Set<String> transactionalKinds = new java.util.TreeSet<>();
+        kinds.values().stream().filter(RegisteredKind::isTransactional).forEach(k -> transactionalKinds.add(k.kind()));
+        for (QueueSettings q : queues) {
+            fetchers.put(q.name(), new QueueFetcher(ctx, q.name(), q.concurrency(), q.maxBatch(), transactionalKinds,
+                    timing.pollInterval()));
+        }
+    }
+
+    public void start() {
+        ctx.completer().start();
+        ScheduledExecutorService timers = ctx.timers();
+        timers.scheduleWithFixedDelay(new LeaseHeartbeat(ctx, sql), timing.heartbeatInterval().toMillis(),
+                timing.heartbeatInterval().toMillis(), TimeUnit.MILLISECONDS);
+        timers.scheduleWithFixedDelay(new LeaseRescuer(ctx.dataSource(), sql), timing.rescueInterval().toMillis(),
+                timing.rescueInterval().toMillis(), TimeUnit.MILLISECONDS);
+        timers.scheduleWithFixedDelay(new DueJobPromoter(ctx.dataSource(), sql, this::wake), 0,
+                timing.promoteInterval().toMillis(), TimeUnit.MILLISECONDS);
+        fetchers.values().forEach(QueueFetcher::start);
+        log.info("Skipjack worker {} started: queues {}, {} threads", ctx.workerId(), fetchers.keySet(),
+                WorkerThreads.virtualThreadsAvailable() ? "virtual" : "platform");
+    }
+
+    /** Wakes the fetchers of these queues: jobs were just made available. */
+    public void wake(Set<String> queues) {
+        for (String q : queues) {
+            QueueFetcher f = fetchers.get(q);
+            if (f != null) {
+                f.wake();
+            }
+        }
+    }
+
+    /** Number of executions this process holds right now. */
+    public int inFlight() {
+        return ctx.tracker().size();
+    }
+
+    /**
+     * Graceful shutdown (F-18): stop claiming, let running jobs finish until the deadline, then
+     * hand the rest back to the queue at once instead of leaving them to lease expiry.
+     */
+    public void stop(Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        fetchers.values().forEach(QueueFetcher::stopClaiming);
+        boolean idle = true;
+        try {
+            for (QueueFetcher f : fetchers.values()) {
+                idle &= f.awaitIdle(deadline);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            idle = false;
+        }
+        List<Execution> abandoned = new ArrayList<>();
+        if (!idle) {
+            for (Execution e : ctx.tracker().all()) {
+                if (e.settle()) {
+                    abandoned.add(e);
+                    e.interrupt();
+                }
+            }
+        }
+        // Acknowledgements of jobs that did finish go first, so nothing finished is handed back.
+        ctx.completer().stop(Duration.ofSeconds(10));
+        handBack(abandoned);
+        abortStuckTransactions(abandoned);
+        ctx.timers().shutdownNow();
+        ctx.jobThreads().shutdownNow();
+        log.info("Skipjack worker {} stopped; {} unfinished jobs handed back", ctx.workerId(), abandoned.size());
+    }
+
+    private void handBack(List<Execution> abandoned) {
+        List<Execution> leased = abandoned.stream().filter(e -> !e.transactional).toList();
+        if (leased.isEmpty()) {
+            return;
+        }
+        try (Connection c = ctx.dataSource().getConnection()) {
+            if (!c.getAutoCommit()) {
+                c.setAutoCommit(true);
+            }
+            try (PreparedStatement ps = c.prepareStatement(sql.get("hand_back_jobs"))) {
+                ps.setArray(1, Jdbc.bigintArray(c, leased, Execution::id));
+                ps.setArray(2, Jdbc.intArray(c, leased, Execution::attempt));
+                ps.setString(3, ctx.workerId());
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        // consumed for the count in the log below
+                    }
+                }
+            }
+        } catch (Exception e) {
+            log.warn("handing back {} jobs failed; their leases will expire instead: {}", leased.size(), e.toString());
+        }
+        leased.forEach(ctx.tracker()::finish);
+    }
+
+    /**
+     * A transactional handler that ignored its interrupt still holds its transaction: aborting the
+     * connection rolls it back, which makes the job available again at once.
+     */
+    private void abortStuckTransactions(List<Execution> abandoned) {
+        long graceEnd = System.nanoTime() + INTERRUPT_GRACE.toNanos();
+        for (Execution e : abandoned) {
+            if (!e.transactional) {
+                continue;
+            }
+            while (e.connection() != null && System.nanoTime() < graceEnd) {
+                try {
+                    Thread.sleep(10);
+                } catch (InterruptedException ie) {
+                    Thread.currentThread().interrupt();
+                    break;
+                }
+            }
+            Connection c = e.connection();
+            if (c != null) {
+                try {
+                    c.abort(Runnable::run);
+                } catch (Exception ex) {
+                    log.warn("could not abort the connection of transactional job {}: {}", e.id(), ex.toString());
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,53 @@
+package dev.skipjack.internal.worker;
+
+import java.lang.reflect.Method;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Threads for running handlers: a virtual thread per job on Java 21+, platform threads on 17.
+ * Skipjack compiles to Java 17, so virtual threads are reached by reflection.
+ */
+public final class WorkerThreads {
+
+    private WorkerThreads() {
+    }
+
+    /** An executor that starts one thread per task; concurrency is bounded by the queues' slots. */
+    public static ExecutorService newJobExecutor(String namePrefix) {
+        ExecutorService virtual = virtualThreadExecutor(namePrefix);
+        return virtual != null ? virtual : Executors.newCachedThreadPool(daemonFactory(namePrefix));
+    }
+
+    public static boolean virtualThreadsAvailable() {
+        return Runtime.version().feature() >= 21;
+    }
+
+    public static ThreadFactory daemonFactory(String namePrefix) {
+        AtomicInteger n = new AtomicInteger();
+        return r -> {
+            Thread t = new Thread(r, namePrefix + "-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        };
+    }
+
+    private static ExecutorService virtualThreadExecutor(String namePrefix) {
+        if (!virtualThreadsAvailable()) {
+            return null;
+        }
+        try {
+            // Thread.ofVirtual().name(prefix, 0).factory()
+            Object builder = Thread.class.getMethod("ofVirtual").invoke(null);
+            Class<?> builderType = Class.forName("java.lang.Thread$Builder");
+            builder = builderType.getMethod("name", String.class, long.class).invoke(builder, namePrefix + "-", 0L);
+            ThreadFactory factory = (ThreadFactory) builderType.getMethod("factory").invoke(builder);
+            Method perTask = Executors.class.getMethod("newThreadPerTaskExecutor", ThreadFactory.class);
+            return (ExecutorService) perTask.invoke(null, factory);
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            return null;
+        }
+    }
+}

@@ -1,0 +1,26 @@
+-- Claims up to N available jobs of one queue in one statement (F-1).
+-- The CTE locks the rows it picks with SKIP LOCKED, so concurrent claimers never wait on each
+-- other and never pick the same row; the UPDATE marks them running in the same statement, so no
+-- application code runs between "found" and "owned".
+-- Index: jobs_claim_idx (queue, priority, run_at, id) WHERE state = 'available'.
+-- Parameters: queue, kinds this claimer must leave alone (transactional kinds), limit,
+--             worker id, lease in milliseconds.
+WITH next AS (
+    SELECT id
+    FROM {{jobs}}
+    WHERE state = 'available'
+      AND queue = ?
+      AND kind <> ALL (?::text[])
+    ORDER BY priority, run_at, id
+    LIMIT ?
+    FOR UPDATE SKIP LOCKED
+)
+UPDATE {{jobs}} AS j
+SET state        = 'running',
+    attempt      = j.attempt + 1,
+    attempted_at = now(),
+    claimed_by   = ?,
+    lease_until  = now() + ? * interval '1 millisecond'
+FROM next
+WHERE j.id = next.id
+RETURNING j.id, j.queue, j.kind, j.args::text, j.priority, j.attempt, j.max_attempts, j.created_at

@@ -1,0 +1,24 @@
+-- Claims up to N available jobs of transactional kinds inside the caller's open transaction (F-4).
+-- The rows stay locked, and their 'running' state uncommitted, until the job's transaction ends:
+-- if the worker dies, the transaction rolls back and the jobs are available again at once.
+-- Index: jobs_claim_idx (queue, priority, run_at, id) WHERE state = 'available'.
+-- Parameters: queue, transactional kinds, limit, worker id, lease in milliseconds.
+WITH next AS (
+    SELECT id
+    FROM {{jobs}}
+    WHERE state = 'available'
+      AND queue = ?
+      AND kind = ANY (?::text[])
+    ORDER BY priority, run_at, id
+    LIMIT ?
+    FOR UPDATE SKIP LOCKED
+)
+UPDATE {{jobs}} AS j
+SET state        = 'running',
+    attempt      = j.attempt + 1,
+    attempted_at = now(),
+    claimed_by   = ?,
+    lease_until  = now() + ? * interval '1 millisecond'
+FROM next
+WHERE j.id = next.id
+RETURNING j.id, j.queue, j.kind, j.args::text, j.priority, j.attempt, j.max_attempts, j.created_at

@@ -1,0 +1,14 @@
+-- Marks a batch of finished executions completed in one statement (F-17).
+-- An execution is (id, attempt): the guard on attempt and state makes a late or duplicate
+-- acknowledgement harmless, because a rescued or re-claimed job has another attempt number
+-- or another state.
+-- Index: primary key.
+-- Parameters: ids, attempts.
+UPDATE {{jobs}} AS j
+SET state       = 'completed',
+    finished_at = now(),
+    lease_until = NULL
+FROM unnest(?::bigint[], ?::int[]) AS c(id, attempt)
+WHERE j.id = c.id
+  AND j.attempt = c.attempt
+  AND j.state = 'running'

@@ -1,0 +1,21 @@
+-- Records a batch of outcomes other than plain completion: retry, snooze, discard, cancel, failure.
+-- Same (id, attempt, state = 'running') guard as complete_jobs.sql.
+-- delay_ms moves run_at forward on the database clock; extra_attempts lets a snooze or hand-back
+-- keep the attempts it did not really spend; error (JSON text) is appended to the history with
+-- the database time.
+-- Index: primary key.
+-- Parameters: ids, attempts, new states, delays (ms or null), extra attempts, errors (or null).
+UPDATE {{jobs}} AS j
+SET state        = o.state,
+    run_at       = CASE WHEN o.delay_ms IS NULL THEN j.run_at
+                        ELSE now() + o.delay_ms * interval '1 millisecond' END,
+    finished_at  = CASE WHEN o.state IN ('completed', 'discarded', 'cancelled') THEN now() END,
+    max_attempts = j.max_attempts + o.extra_attempts,
+    lease_until  = NULL,
+    errors       = CASE WHEN o.error IS NULL THEN j.errors
+                        ELSE j.errors || jsonb_build_array(o.error::jsonb || jsonb_build_object('at', now())) END
+FROM unnest(?::bigint[], ?::int[], ?::text[], ?::bigint[], ?::int[], ?::text[])
+     AS o(id, attempt, state, delay_ms, extra_attempts, error)
+WHERE j.id = o.id
+  AND j.attempt = o.attempt
+  AND j.state = 'running'
