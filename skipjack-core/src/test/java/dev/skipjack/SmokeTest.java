@@ -1,0 +1,35 @@
+package dev.skipjack;
+
+import dev.skipjack.testing.DatabaseTest;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class SmokeTest extends DatabaseTest {
+
+    record Ping(int n) {
+    }
+
+    @Test
+    void runsEnqueuedJobs() {
+        AtomicInteger ran = new AtomicInteger();
+        Skipjack s = client(builder().queue("default", 8)
+                .handler("ping", Ping.class, job -> {
+                    ran.incrementAndGet();
+                    return Outcome.complete();
+                }));
+        List<JobRequest> reqs = new ArrayList<>();
+        for (int i = 0; i < 1000; i++) {
+            reqs.add(JobRequest.of("ping", new Ping(i)));
+        }
+        s.enqueueAll(reqs);
+        s.start();
+        await("all completed", Duration.ofSeconds(30), () -> s.countByState().get(JobState.COMPLETED) == 1000);
+        assertThat(ran.get()).isEqualTo(1000);
+    }
+}
