@@ -1,0 +1,75 @@
+package dev.skipjack.testing;
+
+import java.io.BufferedReader;
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/** Starts {@link WorkerProcess} JVMs with this JVM's class path and kills them at the end. */
+public final class WorkerProcesses implements AutoCloseable {
+
+    private final List<Process> processes = new ArrayList<>();
+    private final Path logDir;
+
+    public WorkerProcesses(String name) throws IOException {
+        this.logDir = Path.of("target", "worker-logs", name);
+        Files.createDirectories(logDir);
+    }
+
+    /** Starts one worker JVM and waits until it reports READY. */
+    public Process start(String jdbcUrl, String schema, String mode, String workerId, int concurrency, int batch,
+                         long leaseMillis, long handlerMillis) throws IOException {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        ProcessBuilder pb = new ProcessBuilder(java, "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+                "-cp", System.getProperty("java.class.path"), WorkerProcess.class.getName(),
+                jdbcUrl, schema, mode, workerId, Integer.toString(concurrency), Integer.toString(batch),
+                Long.toString(leaseMillis), Long.toString(handlerMillis));
+        pb.redirectError(logDir.resolve(workerId + ".err").toFile());
+        Process p = pb.start();
+        processes.add(p);
+        BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+        String line = out.readLine();
+        if (line == null || !line.startsWith("READY")) {
+            throw new IOException("worker " + workerId + " did not start; see " + logDir.resolve(workerId + ".err"));
+        }
+        // Keep draining stdout so the child never blocks on a full pipe.
+        Thread drain = new Thread(() -> {
+            try {
+                while (out.readLine() != null) {
+                    // discard
+                }
+            } catch (IOException ignored) {
+                // the process ended
+            }
+        });
+        drain.setDaemon(true);
+        drain.start();
+        return p;
+    }
+
+    /** SIGKILL: the JVM gets no chance to clean up, like a crashed host. */
+    public static void kill(Process p) throws InterruptedException {
+        p.destroyForcibly();
+        p.waitFor(30, TimeUnit.SECONDS);
+    }
+
+    public File logDir() {
+        return logDir.toFile();
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        for (Process p : processes) {
+            p.destroyForcibly();
+        }
+        for (Process p : processes) {
+            p.waitFor(30, TimeUnit.SECONDS);
+        }
+    }
+}
