@@ -1,0 +1,103 @@
+package dev.skipjack.cli.demo;
+
+import dev.skipjack.cli.CliException;
+
+import java.sql.Array;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import javax.sql.DataSource;
+
+/** The demo's direct reads of Skipjack's jobs table, for what the client API does not report. */
+public final class DemoJobsTable {
+
+    /** How the jobs of one kind ended. Retries are attempts after the first. */
+    public record KindStats(String kind, long jobs, long completed, long discarded, long cancelled, long retries) {
+    }
+
+    /** Charges whose card declines every attempt, against those that ended discarded after all their attempts. */
+    public record DeclinedCards(long declined, long discardedAfterAllAttempts) {
+    }
+
+    private final DataSource dataSource;
+    private final String schema;
+    private final String name;
+
+    /** {@code schema} must already be a validated identifier (the Skipjack builder checked it). */
+    public DemoJobsTable(DataSource dataSource, String schema) {
+        this.dataSource = dataSource;
+        this.schema = schema;
+        // The client's default table prefix; the API has no accessor for the table's name.
+        this.name = '"' + schema + "\".skipjack_jobs";
+    }
+
+    /** The quoted, schema-qualified table name. */
+    public String name() {
+        return name;
+    }
+
+    /**
+     * Deletes the jobs of an earlier demo run and returns how many there were. Refuses when the
+     * table holds jobs of any other kind: then the schema is not the demo's, and its jobs are
+     * someone's real work.
+     */
+    public long emptyForNewRun(Set<String> demoKinds) throws SQLException {
+        try (Connection c = dataSource.getConnection()) {
+            long jobs;
+            long foreignJobs;
+            try (PreparedStatement ps = c.prepareStatement(
+                    "SELECT count(*), count(*) FILTER (WHERE kind <> ALL (?)) FROM " + name)) {
+                Array kinds = c.createArrayOf("text", demoKinds.toArray());
+                ps.setArray(1, kinds);
+                try (ResultSet rs = ps.executeQuery()) {
+                    rs.next();
+                    jobs = rs.getLong(1);
+                    foreignJobs = rs.getLong(2);
+                }
+            }
+            if (foreignJobs > 0) {
+                throw new CliException("schema " + schema + " holds " + foreignJobs + " job(s) of kinds the demo does"
+                        + " not create; the demo empties its jobs table, so give it a schema of its own with --schema");
+            }
+            if (jobs > 0) {
+                try (Statement s = c.createStatement()) {
+                    s.execute("TRUNCATE " + name);
+                }
+            }
+            return jobs;
+        }
+    }
+
+    public List<KindStats> statsByKind() throws SQLException {
+        List<KindStats> stats = new ArrayList<>();
+        try (Connection c = dataSource.getConnection(); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT kind, count(*),"
+                     + " count(*) FILTER (WHERE state = 'completed'),"
+                     + " count(*) FILTER (WHERE state = 'discarded'),"
+                     + " count(*) FILTER (WHERE state = 'cancelled'),"
+                     + " coalesce(sum(greatest(attempt - 1, 0)), 0)"
+                     + " FROM " + name + " GROUP BY kind ORDER BY kind")) {
+            while (rs.next()) {
+                stats.add(new KindStats(rs.getString(1), rs.getLong(2), rs.getLong(3), rs.getLong(4), rs.getLong(5),
+                        rs.getLong(6)));
+            }
+        }
+        return stats;
+    }
+
+    public DeclinedCards declinedCards() throws SQLException {
+        try (Connection c = dataSource.getConnection(); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT count(*),"
+                     + " count(*) FILTER (WHERE state = 'discarded' AND attempt = max_attempts)"
+                     + " FROM " + name + " WHERE kind = '" + DemoWorkload.CHARGE_CARD + "'"
+                     + " AND (args ->> 'alwaysDeclined')::boolean")) {
+            rs.next();
+            return new DeclinedCards(rs.getLong(1), rs.getLong(2));
+        }
+    }
+}

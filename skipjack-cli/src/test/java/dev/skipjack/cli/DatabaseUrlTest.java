@@ -1,0 +1,119 @@
+package dev.skipjack.cli;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class DatabaseUrlTest {
+
+    @Test
+    void libpqUrlWithPasswordBecomesJdbcUrlAndCredentials() {
+        DatabaseUrl url = DatabaseUrl.parse("postgres://app:s3cret@db.example.com:5433/orders");
+
+        assertThat(url.jdbcUrl()).isEqualTo("jdbc:postgresql://db.example.com:5433/orders");
+        assertThat(url.user()).isEqualTo("app");
+        assertThat(url.password()).isEqualTo("s3cret");
+    }
+
+    @Test
+    void libpqUrlWithoutPasswordHasUserOnly() {
+        DatabaseUrl url = DatabaseUrl.parse("postgresql://app@localhost/orders");
+
+        assertThat(url.jdbcUrl()).isEqualTo("jdbc:postgresql://localhost/orders");
+        assertThat(url.user()).isEqualTo("app");
+        assertThat(url.password()).isNull();
+    }
+
+    @Test
+    void libpqUrlWithoutUserInfoHasNoCredentials() {
+        DatabaseUrl url = DatabaseUrl.parse("postgres://localhost:5432/orders");
+
+        assertThat(url.jdbcUrl()).isEqualTo("jdbc:postgresql://localhost:5432/orders");
+        assertThat(url.user()).isNull();
+        assertThat(url.password()).isNull();
+    }
+
+    @Test
+    void queryParametersAreKept() {
+        DatabaseUrl url = DatabaseUrl.parse("postgres://app:pw@db:5432/orders?sslmode=require&connectTimeout=5");
+
+        assertThat(url.jdbcUrl()).isEqualTo("jdbc:postgresql://db:5432/orders?sslmode=require&connectTimeout=5");
+    }
+
+    @Test
+    void percentEncodedUserInfoIsDecodedAfterSplittingAtTheColon() {
+        DatabaseUrl url = DatabaseUrl.parse("postgres://us%40er%3A1:p%3Ass%40w%2Frd+1%20@db/orders");
+
+        assertThat(url.user()).isEqualTo("us@er:1");
+        assertThat(url.password()).isEqualTo("p:ss@w/rd+1 ");
+    }
+
+    @Test
+    void schemeIsCaseInsensitiveAndIpv6HostsKeepTheirBrackets() {
+        DatabaseUrl url = DatabaseUrl.parse("PostgreSQL://app@[::1]:5432/orders");
+
+        assertThat(url.jdbcUrl()).isEqualTo("jdbc:postgresql://[::1]:5432/orders");
+    }
+
+    @Test
+    void missingDatabaseLeavesItToTheServerDefault() {
+        assertThat(DatabaseUrl.parse("postgres://app@db").jdbcUrl()).isEqualTo("jdbc:postgresql://db/");
+    }
+
+    @Test
+    void jdbcUrlPassesThroughUnchanged() {
+        String jdbc = "jdbc:postgresql://127.0.0.1:5432/postgres?user=postgres&password=pw";
+
+        DatabaseUrl url = DatabaseUrl.parse(jdbc);
+
+        assertThat(url.jdbcUrl()).isEqualTo(jdbc);
+        assertThat(url.user()).isNull();
+        assertThat(url.password()).isNull();
+    }
+
+    @Test
+    void passwordsNeverShowInDisplayNameOrToString() {
+        DatabaseUrl libpq = DatabaseUrl.parse("postgres://app:s3cret@db/orders");
+        DatabaseUrl jdbc = DatabaseUrl.parse("jdbc:postgresql://db/orders?user=app&password=s3cret&ssl=true");
+
+        assertThat(libpq.displayName()).isEqualTo("jdbc:postgresql://db/orders as app");
+        assertThat(jdbc.displayName()).isEqualTo("jdbc:postgresql://db/orders?user=app&password=***&ssl=true");
+        assertThat(libpq.toString()).doesNotContain("s3cret");
+        assertThat(jdbc.toString()).doesNotContain("s3cret");
+    }
+
+    @Test
+    void otherDatabasesAreRefusedByName() {
+        assertThatThrownBy(() -> DatabaseUrl.parse("jdbc:mysql://db/orders"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("PostgreSQL only");
+        assertThatThrownBy(() -> DatabaseUrl.parse("mysql://app:s3cret@db/orders"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("unsupported database URL mysql://app:***@db/orders")
+                .hasMessageContaining("postgres://user:password@host:port/database");
+    }
+
+    @Test
+    void unencodedAtSignInPasswordGivesClearErrorWithoutThePassword() {
+        assertThatThrownBy(() -> DatabaseUrl.parse("postgres://app:p@ss@db/orders"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("postgres://app:***@db/orders names no host")
+                .hasMessageNotContaining("ss@");
+    }
+
+    @Test
+    void malformedUrlSaysWhere() {
+        assertThatThrownBy(() -> DatabaseUrl.parse("postgres://app:pw@db/orders with space"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("malformed database URL")
+                .hasMessageContaining("at index");
+    }
+
+    @Test
+    void blankUrlIsRefused() {
+        assertThatThrownBy(() -> DatabaseUrl.parse("  "))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("empty");
+    }
+}

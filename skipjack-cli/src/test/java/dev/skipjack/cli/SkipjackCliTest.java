@@ -1,0 +1,53 @@
+package dev.skipjack.cli;
+
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Runs the commands as the jar does, in process. The demo test runs on an embedded PostgreSQL, or
+ * on the database SKIPJACK_DATABASE_URL names when it is set.
+ */
+class SkipjackCliTest {
+
+    private final StringWriter out = new StringWriter();
+    private final StringWriter err = new StringWriter();
+
+    private int execute(String... args) {
+        CommandLine commandLine = new CommandLine(new SkipjackCli());
+        commandLine.setOut(new PrintWriter(out, true));
+        commandLine.setErr(new PrintWriter(err, true));
+        return commandLine.execute(args);
+    }
+
+    @Test
+    void demoRunsEveryJobToATerminalStateAndPassesItsChecks() {
+        int exitCode = execute("demo", "--jobs", "2000");
+
+        assertThat(exitCode).as("exit code; output:%n%s%n%s", out, err).isZero();
+        assertThat(out.toString())
+                .contains("2,000 of 2,000 jobs terminal")
+                .contains("[ok]     transfers kept the books balanced")
+                .doesNotContain("[FAILED]");
+    }
+
+    @Test
+    void migratePrintsSchemaSqlWithoutADatabase() {
+        int exitCode = execute("migrate", "--print-sql", "--schema", "billing");
+
+        assertThat(exitCode).isZero();
+        assertThat(out.toString()).contains("CREATE TABLE \"billing\".\"skipjack_jobs\"");
+    }
+
+    @Test
+    void badUrlIsAUsageErrorThatSaysWhatIsWrong() {
+        int exitCode = execute("demo", "--url", "mysql://app@db/orders");
+
+        assertThat(exitCode).isEqualTo(2);
+        assertThat(err.toString()).contains("unsupported database URL mysql://app@db/orders");
+    }
+}
