@@ -105,6 +105,16 @@ public final class Skipjack implements AutoCloseable {
         return new Migrator(names).exportSql();
     }
 
+    /** The schema for {@code schema} and {@code tablePrefix} as plain SQL, without a client or a database. */
+    public static String migrationSql(String schema, String tablePrefix) {
+        return new Migrator(new TableNames(schema, tablePrefix)).exportSql();
+    }
+
+    /** The quoted, schema-qualified name of the jobs table, e.g. {@code "public"."skipjack_jobs"}, for reporting queries. */
+    public String jobsTable() {
+        return names.qualified("jobs");
+    }
+
     /** This client's worker id, recorded on every job it claims. */
     public String workerId() {
         return workerId;

@@ -81,9 +81,9 @@ public final class DemoCommand implements Callable<Integer> {
                 // Delayed and retried jobs become due every few hundred milliseconds: pick them up promptly.
                 .promoteInterval(Duration.ofMillis(100))
                 .pollInterval(Duration.ofMillis(100));
-        DemoJobsTable jobsTable = new DemoJobsTable(dataSource, schema);
-        DemoBank bank = new DemoBank(dataSource, schema, jobsTable.name());
+        DemoBank bank = new DemoBank(dataSource, schema);
         Skipjack skipjack = DemoWorkload.registerHandlers(builder, bank).build();
+        DemoJobsTable jobsTable = new DemoJobsTable(dataSource, schema, skipjack.jobsTable());
 
         skipjack.migrate();
         long leftOver = jobsTable.emptyForNewRun(DemoWorkload.KINDS);
@@ -178,7 +178,7 @@ public final class DemoCommand implements Callable<Integer> {
         allPassed &= check(out, result.balanceBefore() == result.balanceAfter(), String.format(Locale.ROOT,
                 "transfers kept the books balanced: accounts sum to %,d before and %,d after,"
                         + " though some transfers crashed after their debit", result.balanceBefore(), result.balanceAfter()));
-        DemoBank.LedgerCheck ledger = bank.checkLedger();
+        DemoBank.LedgerCheck ledger = bank.checkLedger(jobsTable.name());
         allPassed &= check(out, ledger.exactlyOnce(), String.format(Locale.ROOT,
                 "each completed transfer was applied exactly once (%,d ledger entries for %,d jobs;"
                         + " %,d completed transfer jobs)",

@@ -1,6 +1,5 @@
 package dev.skipjack.cli;
 
-import com.zaxxer.hikari.HikariDataSource;
 import dev.skipjack.Skipjack;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -33,11 +32,7 @@ public final class MigrateCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         String schema = database.schemaOr(DEFAULT_SCHEMA);
         if (printSql) {
-            // migrationSql() lives on the client, which needs a DataSource; an unconfigured
-            // HikariDataSource is one that never connects, since nothing here asks it for a connection.
-            try (HikariDataSource neverConnected = new HikariDataSource()) {
-                out.print(Skipjack.builder(neverConnected).schema(schema).build().migrationSql());
-            }
+            out.print(Skipjack.migrationSql(schema, "skipjack_"));
             out.flush();
             return 0;
         }

@@ -37,14 +37,12 @@ public final class DemoBank {
     private final DataSource dataSource;
     private final String accountsTable;
     private final String ledgerTable;
-    private final String jobsTable;
 
     /** {@code schema} must already be a validated identifier (the Skipjack builder checked it). */
-    public DemoBank(DataSource dataSource, String schema, String jobsTable) {
+    public DemoBank(DataSource dataSource, String schema) {
         this.dataSource = dataSource;
         this.accountsTable = '"' + schema + "\".demo_accounts";
         this.ledgerTable = '"' + schema + "\".demo_transfers";
-        this.jobsTable = jobsTable;
     }
 
     static Transfer randomTransfer(Random random) {
@@ -75,7 +73,8 @@ public final class DemoBank {
         }
     }
 
-    public LedgerCheck checkLedger() throws SQLException {
+    /** @param jobsTable the client's {@link dev.skipjack.Skipjack#jobsTable()} */
+    public LedgerCheck checkLedger(String jobsTable) throws SQLException {
         try (Connection c = dataSource.getConnection(); Statement s = c.createStatement();
              ResultSet rs = s.executeQuery("SELECT"
                      + " (SELECT count(*) FROM " + ledgerTable + "),"

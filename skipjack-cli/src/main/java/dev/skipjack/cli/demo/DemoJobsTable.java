@@ -28,12 +28,11 @@ public final class DemoJobsTable {
     private final String schema;
     private final String name;
 
-    /** {@code schema} must already be a validated identifier (the Skipjack builder checked it). */
-    public DemoJobsTable(DataSource dataSource, String schema) {
+    /** {@code qualifiedName} is the client's {@link dev.skipjack.Skipjack#jobsTable()}. */
+    public DemoJobsTable(DataSource dataSource, String schema, String qualifiedName) {
         this.dataSource = dataSource;
         this.schema = schema;
-        // The client's default table prefix; the API has no accessor for the table's name.
-        this.name = '"' + schema + "\".skipjack_jobs";
+        this.name = qualifiedName;
     }
 
     /** The quoted, schema-qualified table name. */

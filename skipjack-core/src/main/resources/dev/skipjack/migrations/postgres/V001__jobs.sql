@@ -1,5 +1,5 @@
 -- Skipjack schema, version 1: the jobs table and the indexes its hot statements use.
--- {{schema}}, {{jobs}} and {{prefix}} are replaced by validated, quoted identifiers.
+-- Table and index names below are rendered from the validated schema and prefix.
 
 CREATE TABLE {{jobs}} (
     id            bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
