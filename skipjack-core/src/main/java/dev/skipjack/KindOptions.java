@@ -27,8 +27,8 @@ public final class KindOptions {
 
     /** A handler still running after {@code timeout} is interrupted and its attempt fails. */
     public KindOptions timeout(Duration timeout) {
-        if (timeout == null || timeout.isNegative() || timeout.isZero()) {
-            throw new InvalidOptionException("timeout must be positive, got " + timeout);
+        if (timeout == null || timeout.toMillis() < 1) {
+            throw new InvalidOptionException("timeout must be at least 1 ms, got " + timeout);
         }
         return new KindOptions(timeout, retryPolicy, maxAttempts);
     }

@@ -199,7 +199,9 @@ public final class Skipjack implements AutoCloseable {
         try {
             JsonNode tree = mapper.valueToTree(r.args() == null ? Map.of() : r.args());
             // Prove the args read back as the kind's type, so a job that can never run is refused now.
-            mapper.treeToValue(tree, kind.argsType());
+            if (mapper.treeToValue(tree, kind.argsType()) == null) {
+                throw new IllegalArgumentException("args serialize to JSON null");
+            }
             json = mapper.writeValueAsString(tree);
         } catch (IllegalArgumentException | JsonProcessingException e) {
             throw new InvalidArgsException("args of kind '" + r.kind() + "' do not serialize to "
@@ -421,8 +423,9 @@ public final class Skipjack implements AutoCloseable {
 
         /** The id recorded on claimed jobs (default: host, pid and a random suffix). */
         public Builder workerId(String workerId) {
-            if (workerId == null || workerId.isBlank() || workerId.length() > 200) {
-                throw new InvalidOptionException("workerId must be 1-200 characters, got " + Limits.quote(workerId));
+            if (workerId == null || workerId.isBlank() || workerId.length() > 200
+                    || workerId.chars().anyMatch(Character::isISOControl)) {
+                throw new InvalidOptionException("workerId must be 1-200 printable characters, got " + Limits.quote(workerId));
             }
             this.workerId = workerId;
             return this;

@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiFunction;
 import java.util.function.Consumer;
 import javax.sql.DataSource;
 
@@ -33,18 +34,25 @@ public final class BatchCompleter<K> {
     private final DataSource dataSource;
     private final CompletionWriter writer;
     private final Consumer<K> onWritten;
+    private final BiFunction<Completion, String, Completion> whenUnstorable;
     private final LinkedBlockingQueue<Pending<K>> queue = new LinkedBlockingQueue<>();
     private final Thread thread;
     private volatile boolean stopping;
     private volatile long giveUpAtNanos = Long.MAX_VALUE;
+    /** Set by the writer thread as it exits; later submissions are written by the submitter. */
+    private volatile boolean exited;
 
     /**
-     * @param onWritten called with each key once its completion is in the database
+     * @param onWritten      called with each key once its completion is in the database
+     * @param whenUnstorable gives a plainer completion to write instead of one the database refuses
+     *                       (with the database's error message)
      */
-    public BatchCompleter(DataSource dataSource, CompletionWriter writer, Consumer<K> onWritten, String workerId) {
+    public BatchCompleter(DataSource dataSource, CompletionWriter writer, Consumer<K> onWritten,
+                          BiFunction<Completion, String, Completion> whenUnstorable, String workerId) {
         this.dataSource = dataSource;
         this.writer = writer;
         this.onWritten = onWritten;
+        this.whenUnstorable = whenUnstorable;
         this.thread = new Thread(this::run, "skipjack-completer-" + workerId);
         this.thread.setDaemon(true);
     }
@@ -55,6 +63,28 @@ public final class BatchCompleter<K> {
 
     public void submit(K key, Completion completion) {
         queue.add(new Pending<>(key, completion));
+        if (exited) {
+            // Submitted after the writer thread drained for the last time (a job that finished as
+            // shutdown ended): write it here rather than leave it to lease expiry.
+            writeRemaining();
+        }
+    }
+
+    private synchronized void writeRemaining() {
+        List<Pending<K>> rest = new ArrayList<>();
+        queue.drainTo(rest);
+        if (rest.isEmpty()) {
+            return;
+        }
+        try {
+            write(rest);
+            for (Pending<K> p : rest) {
+                onWritten.accept(p.key());
+            }
+        } catch (Exception e) {
+            log.warn("writing {} late job acknowledgements failed; their leases will expire instead: {}", rest.size(),
+                    e.toString());
+        }
     }
 
     /** Writes everything queued so far, then stops; gives up on writes still failing after {@code timeout}. */
@@ -73,6 +103,16 @@ public final class BatchCompleter<K> {
     }
 
     private void run() {
+        try {
+            writeUntilStopped();
+        } finally {
+            // Order matters: flag first, then drain, so every submission is written by someone.
+            exited = true;
+            writeRemaining();
+        }
+    }
+
+    private void writeUntilStopped() {
         List<Pending<K>> batch = new ArrayList<>();
         long backoffMillis = 50;
         while (true) {
@@ -116,8 +156,35 @@ public final class BatchCompleter<K> {
             if (!c.getAutoCommit()) {
                 c.setAutoCommit(true);
             }
-            writer.write(c, completions);
+            try {
+                writer.write(c, completions);
+            } catch (SQLException e) {
+                if (!isRefusedData(e)) {
+                    throw e;
+                }
+                // One row the database refuses must not hold back the others: write them one by
+                // one, and the refused one in a plainer form. Rewriting a row that did get written
+                // is harmless (the writes are guarded).
+                for (Completion completion : completions) {
+                    try {
+                        writer.write(c, List.of(completion));
+                    } catch (SQLException single) {
+                        if (!isRefusedData(single)) {
+                            throw single;
+                        }
+                        log.warn("job {} attempt {}: outcome refused by the database ({}); recording a plainer one",
+                                completion.id(), completion.attempt(), single.getMessage());
+                        writer.write(c, List.of(whenUnstorable.apply(completion, single.getMessage())));
+                    }
+                }
+            }
         }
+    }
+
+    /** Data and integrity errors (SQLSTATE classes 22 and 23) are about the row, not the connection. */
+    private static boolean isRefusedData(SQLException e) {
+        String state = e.getSQLState();
+        return state != null && (state.startsWith("22") || state.startsWith("23"));
     }
 
     private static void sleepQuietly(long millis) {

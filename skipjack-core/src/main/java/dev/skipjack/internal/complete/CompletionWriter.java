@@ -50,4 +50,25 @@ public final class CompletionWriter {
         }
         return changed;
     }
+
+    /**
+     * Records the outcome of a transactional execution whose transaction was lost (see
+     * record_lost_attempt.sql). Returns false when the job was claimed again meanwhile, or the
+     * lost transaction committed after all.
+     */
+    public boolean writeLostAttempt(Connection c, Completion lost, String workerId) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(sql.get("record_lost_attempt"))) {
+            ps.setLong(1, lost.id());
+            ps.setInt(2, lost.attempt());
+            ps.setString(3, lost.state());
+            if (lost.delayMillis() == null) {
+                ps.setNull(4, java.sql.Types.BIGINT);
+            } else {
+                ps.setLong(4, lost.delayMillis());
+            }
+            ps.setString(5, workerId);
+            ps.setString(6, lost.errorJson());
+            return ps.executeUpdate() == 1;
+        }
+    }
 }

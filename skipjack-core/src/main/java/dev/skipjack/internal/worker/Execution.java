@@ -14,14 +14,17 @@ public final class Execution {
     final int attempt;
     final boolean transactional;
     private final AtomicBoolean settled = new AtomicBoolean();
-    private volatile Thread thread;
+    private final Object threadLock = new Object();
+    private Thread thread;
+    private volatile long leaseValidUntilNanos;
     private volatile boolean timedOut;
     private volatile Connection transactionConnection;
 
-    Execution(long id, int attempt, boolean transactional) {
+    Execution(long id, int attempt, boolean transactional, long leaseValidUntilNanos) {
         this.id = id;
         this.attempt = attempt;
         this.transactional = transactional;
+        this.leaseValidUntilNanos = leaseValidUntilNanos;
     }
 
     public long id() {
@@ -42,18 +45,37 @@ public final class Execution {
     }
 
     void bindThread(Thread t) {
-        thread = t;
+        synchronized (threadLock) {
+            thread = t;
+        }
     }
 
+    /** After this returns no interrupt meant for this execution can reach the thread. */
     void unbindThread() {
-        thread = null;
+        synchronized (threadLock) {
+            thread = null;
+        }
     }
 
     void interrupt() {
-        Thread t = thread;
-        if (t != null) {
-            t.interrupt();
+        synchronized (threadLock) {
+            if (thread != null) {
+                thread.interrupt();
+            }
         }
+    }
+
+    /**
+     * Records a successful lease extension sent at {@code sentAtNanos}: the lease is certainly
+     * valid until then plus the lease, whatever the clocks say (the database measured from later).
+     */
+    void leaseExtended(long sentAtNanos, long leaseNanos) {
+        leaseValidUntilNanos = sentAtNanos + leaseNanos;
+    }
+
+    /** True when this worker can no longer be sure it still holds the job's lease. */
+    boolean leaseMayHaveExpired(long nowNanos) {
+        return nowNanos - leaseValidUntilNanos > 0;
     }
 
     void markTimedOut() {

@@ -11,23 +11,31 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class ExecutionTracker {
 
-    private final Map<Long, Execution> byJobId = new ConcurrentHashMap<>();
+    /**
+     * Keyed by execution, not by job: when a rescued job is claimed back by this same process while
+     * its stale attempt still runs, both are tracked, so the heartbeat can still stop the stale one.
+     */
+    private record Key(long id, int attempt) {
+    }
 
-    Execution start(long id, int attempt, boolean transactional) {
-        Execution e = new Execution(id, attempt, transactional);
-        byJobId.put(id, e);
+    private final Map<Key, Execution> byExecution = new ConcurrentHashMap<>();
+
+    /** @param leaseValidUntilNanos when the claim's lease surely ends on this JVM's clock (claim sent + lease) */
+    Execution start(long id, int attempt, boolean transactional, long leaseValidUntilNanos) {
+        Execution e = new Execution(id, attempt, transactional, leaseValidUntilNanos);
+        byExecution.put(new Key(id, attempt), e);
         return e;
     }
 
     /** Forgets an execution once its outcome is in the database (or it was handed back). */
     public void finish(Execution e) {
-        byJobId.remove(e.id, e);
+        byExecution.remove(new Key(e.id, e.attempt), e);
     }
 
     /** Lease-mode executions, whose leases the heartbeat extends. */
     List<Execution> leased() {
         List<Execution> out = new ArrayList<>();
-        for (Execution e : byJobId.values()) {
+        for (Execution e : byExecution.values()) {
             if (!e.transactional) {
                 out.add(e);
             }
@@ -36,14 +44,14 @@ public final class ExecutionTracker {
     }
 
     boolean isTracked(Execution e) {
-        return byJobId.get(e.id) == e;
+        return byExecution.get(new Key(e.id, e.attempt)) == e;
     }
 
     List<Execution> all() {
-        return new ArrayList<>(byJobId.values());
+        return new ArrayList<>(byExecution.values());
     }
 
     public int size() {
-        return byJobId.size();
+        return byExecution.size();
     }
 }

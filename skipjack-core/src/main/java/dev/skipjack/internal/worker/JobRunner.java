@@ -1,6 +1,5 @@
 package dev.skipjack.internal.worker;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.skipjack.Job;
 import dev.skipjack.KindOptions;
 import dev.skipjack.Outcome;
@@ -26,18 +25,25 @@ final class JobRunner {
 
     private static final Logger log = LoggerFactory.getLogger(JobRunner.class);
 
+    /**
+     * In transactional mode the server's statement_timeout stops a hung statement cleanly at the
+     * kind's timeout; the interrupt, which can break the connection, comes this much later and
+     * only for handlers stuck outside the database.
+     */
+    static final long TRANSACTIONAL_INTERRUPT_GRACE_MILLIS = 1_000;
+
     private final WorkerContext ctx;
     private final OutcomeTranslator translator;
 
     JobRunner(WorkerContext ctx) {
         this.ctx = ctx;
-        this.translator = new OutcomeTranslator(ctx.mapper());
+        this.translator = ctx.translator();
     }
 
     /** Lease mode: the job is committed as running; its outcome goes to the batch completer. */
     void runLeased(ClaimedJob claimed, Execution execution) {
         Completion completion = execute(claimed, execution, null);
-        if (completion != null && execution.settle()) {
+        if (execution.settle()) {
             ctx.completer().submit(execution, completion);
         }
     }
@@ -47,76 +53,122 @@ final class JobRunner {
      * Returns false when there was nothing to claim.
      */
     boolean runOneTransactional(String queue, Set<String> transactionalKinds) {
+        ClaimedJob claimed = null;
+        Completion lost = null;
         try (Connection c = ctx.dataSource().getConnection()) {
             c.setAutoCommit(false);
             try {
-                List<ClaimedJob> claimed = ctx.claimer().claimTransactional(c, queue, transactionalKinds, 1);
-                if (claimed.isEmpty()) {
+                List<ClaimedJob> jobs = ctx.claimer().claimTransactional(c, queue, transactionalKinds, 1);
+                if (jobs.isEmpty()) {
                     c.commit();
                     return false;
                 }
-                runInTransaction(c, claimed.get(0));
-                return true;
-            } catch (SQLException | RuntimeException e) {
+                claimed = jobs.get(0);
+                lost = runInTransaction(c, claimed);
+            } catch (Throwable t) {
                 rollbackQuietly(c);
-                throw e;
+                if (claimed != null) {
+                    lost = translator.fromFailure(claimed, "TransactionLost",
+                            "the job's transaction was lost before it committed: " + OutcomeTranslator.messageOf(t), t,
+                            kindOptions(claimed), ctx.workerId());
+                }
             } finally {
+                // Only now: with a transaction still open, setAutoCommit(true) would commit it.
                 resetQuietly(c);
             }
-        } catch (SQLException | RuntimeException e) {
-            // The transaction rolled back: the job, if one was claimed, is available again unchanged.
-            log.warn("transactional job on queue {} rolled back: {}", queue, e.toString());
-            return true;
+        } catch (Throwable t) {
+            log.warn("transactional job on queue {} rolled back: {}", queue, t.toString());
         }
+        if (lost != null) {
+            recordLostAttempt(lost);
+        }
+        return true;
     }
 
-    private void runInTransaction(Connection c, ClaimedJob claimed) throws SQLException {
-        Execution execution = ctx.tracker().start(claimed.id(), claimed.attempt(), true);
+    /**
+     * Runs one claimed job in its transaction and commits. Returns null when the outcome committed
+     * (or shutdown took the job over), or the completion to record for a transaction that was lost.
+     */
+    private Completion runInTransaction(Connection c, ClaimedJob claimed) throws SQLException {
+        Execution execution = ctx.tracker().start(claimed.id(), claimed.attempt(), true, Long.MAX_VALUE);
         execution.bindConnection(c);
         try {
             Savepoint beforeHandler = c.setSavepoint();
-            RegisteredKind kind = ctx.kinds().get(claimed.kind());
-            if (kind != null && kind.options().timeout() != null) {
+            KindOptions options = kindOptions(claimed);
+            if (options.timeout() != null) {
                 try (PreparedStatement ps = c.prepareStatement("SELECT set_config('statement_timeout', ?, true)")) {
-                    ps.setString(1, Long.toString(kind.options().timeout().toMillis()));
+                    ps.setString(1, Long.toString(Math.max(1, options.timeout().toMillis())));
                     ps.execute();
                 }
             }
-            Completion completion = execute(claimed, execution, c);
-            if (completion == null || !execution.settle()) {
+            Completion completion = execute(claimed, execution, HandlerConnection.wrap(c));
+            if (!execution.settle()) {
                 // Shutdown took this execution over; roll back so the job is available at once.
                 c.rollback();
-                return;
+                return null;
             }
             if (completion.isPlainCompletion()) {
                 try {
-                    ctx.writer().write(c, List.of(completion));
+                    if (ctx.writer().write(c, List.of(completion)) != 1) {
+                        throw new SQLException("the job's claim is no longer in its transaction");
+                    }
                 } catch (SQLException e) {
                     // The handler left its transaction unusable (e.g. it swallowed a failed
                     // statement): count the attempt as failed instead of retrying it for free forever.
-                    KindOptions options = kindOptions(claimed);
                     completion = translator.fromFailure(claimed, "TransactionAborted",
                             "the handler's transaction could not complete the job: " + e.getMessage(), e, options,
                             ctx.workerId());
                 }
             }
             if (!completion.isPlainCompletion()) {
-                // Only a completed job keeps the handler's writes.
-                c.rollback(beforeHandler);
-                ctx.writer().write(c, List.of(completion));
+                try {
+                    // Only a completed job keeps the handler's writes.
+                    c.rollback(beforeHandler);
+                    ctx.writer().write(c, List.of(completion));
+                } catch (SQLException e) {
+                    c.rollback();
+                    return completion;
+                }
             }
-            c.commit();
+            try {
+                c.commit();
+            } catch (SQLException e) {
+                return translator.fromFailure(claimed, "CommitFailed",
+                        "the job's transaction failed to commit: " + e.getMessage(), e, options, ctx.workerId());
+            }
+            return null;
         } finally {
             execution.bindConnection(null);
             ctx.tracker().finish(execution);
         }
     }
 
-    /**
-     * Runs the handler for one execution; returns the completion to record, or null when the job
-     * cannot be run on this connection mode (never happens for a correctly routed job).
-     */
+    /** See record_lost_attempt.sql: counts an attempt whose transaction rolled back without our say. */
+    private void recordLostAttempt(Completion lost) {
+        try (Connection c = ctx.dataSource().getConnection()) {
+            if (!c.getAutoCommit()) {
+                c.setAutoCommit(true);
+            }
+            ctx.writer().writeLostAttempt(c, lost, ctx.workerId());
+        } catch (Throwable t) {
+            log.warn("could not record the lost attempt {} of job {}; it will be retried without counting it: {}",
+                    lost.attempt(), lost.id(), t.toString());
+        }
+    }
+
+    /** Runs the handler for one execution and returns the completion to record. Never throws. */
     private Completion execute(ClaimedJob claimed, Execution execution, Connection tx) {
+        try {
+            return executeHandler(claimed, execution, tx);
+        } catch (Throwable t) {
+            // A bug of ours or an exception whose methods throw: the job must still get an outcome.
+            log.error("recording the outcome of job {} failed; recording a failed attempt", claimed.id(), t);
+            return translator.fromFailure(claimed, "InternalError", OutcomeTranslator.messageOf(t), null,
+                    KindOptions.defaults(), ctx.workerId());
+        }
+    }
+
+    private Completion executeHandler(ClaimedJob claimed, Execution execution, Connection tx) {
         RegisteredKind kind = ctx.kinds().get(claimed.kind());
         String workerId = ctx.workerId();
         if (kind == null || !kind.isRunnable()) {
@@ -129,6 +181,10 @@ final class JobRunner {
         Object args;
         try {
             args = ctx.mapper().readValue(claimed.argsJson(), kind.argsType());
+            if (args == null) {
+                // JSON null reads as null without an error; enqueue never stores it, and no handler expects it.
+                throw new IllegalArgumentException("args are JSON null");
+            }
         } catch (Exception e) {
             return translator.discard(claimed, "InvalidArgs",
                     "args do not deserialize to " + kind.argsType().getTypeName() + ": " + e.getMessage(), e, workerId);
@@ -145,11 +201,10 @@ final class JobRunner {
             Outcome outcome = tx == null ? kind.handler().handle(job) : kind.transactionalHandler().handle(job, tx);
             return translator.fromOutcome(claimed, outcome, kind.options(), workerId);
         } catch (Throwable t) {
-            if (execution.timedOut()) {
+            if (execution.timedOut() || (tx != null && kind.options().timeout() != null && isStatementTimeout(t))) {
                 return translator.fromFailure(claimed, "JobTimeout", timeoutMessage(kind), t, kind.options(), workerId);
             }
-            return translator.fromFailure(claimed, t.getClass().getName(), String.valueOf(t.getMessage()), t,
-                    kind.options(), workerId);
+            return translator.fromThrowable(claimed, t, kind.options(), workerId);
         } finally {
             execution.unbindThread();
             if (watchdog != null) {
@@ -163,15 +218,33 @@ final class JobRunner {
         if (kind.options().timeout() == null) {
             return null;
         }
+        long delay = kind.options().timeout().toMillis() + (leased ? 0 : TRANSACTIONAL_INTERRUPT_GRACE_MILLIS);
         return ctx.timers().schedule(() -> {
             execution.markTimedOut();
-            if (leased && execution.settle()) {
+            if (leased) {
                 // Record the failure now: a handler that ignores the interrupt must not keep the job.
-                ctx.completer().submit(execution, translator.fromFailure(claimed, "JobTimeout", timeoutMessage(kind),
-                        null, kind.options(), ctx.workerId()));
+                Completion timedOut = translator.fromFailure(claimed, "JobTimeout", timeoutMessage(kind), null,
+                        kind.options(), ctx.workerId());
+                if (execution.settle()) {
+                    ctx.completer().submit(execution, timedOut);
+                }
             }
             execution.interrupt();
-        }, kind.options().timeout().toMillis(), TimeUnit.MILLISECONDS);
+        }, delay, TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * True when the server cancelled a statement (SQLSTATE 57014), which in transactional mode is
+     * the kind's timeout enforced through statement_timeout, before the interrupt is due.
+     */
+    private static boolean isStatementTimeout(Throwable t) {
+        Throwable c = t;
+        for (int depth = 0; c != null && depth < 20; depth++, c = c.getCause()) {
+            if (c instanceof SQLException && "57014".equals(((SQLException) c).getSQLState())) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private KindOptions kindOptions(ClaimedJob claimed) {

@@ -14,8 +14,12 @@ import java.util.Set;
 
 /**
  * Extends the leases of every lease-mode execution this process holds, in one statement, on the
- * database clock (F-3). An execution whose lease could not be extended has lost its job to the
- * rescuer: its handler is interrupted and its outcome will not count (the guarded writes ignore it).
+ * database clock (F-3). Runs on a thread of its own so that no other work can delay it.
+ *
+ * <p>An execution stops counting when its job is no longer ours: when the database did not extend
+ * its lease (rescued after a stall), or when this worker has not managed to extend it for a whole
+ * lease (database unreachable: another worker may already have it). Its handler is interrupted and
+ * its outcome will not be recorded; the rescued copy is the one that counts.
  */
 public final class LeaseHeartbeat implements Runnable {
 
@@ -31,15 +35,25 @@ public final class LeaseHeartbeat implements Runnable {
 
     @Override
     public void run() {
-        List<Execution> leased = ctx.tracker().leased();
-        if (leased.isEmpty()) {
-            return;
+        try {
+            List<Execution> leased = ctx.tracker().leased();
+            if (!leased.isEmpty()) {
+                extend(leased);
+            }
+        } catch (Throwable t) {
+            log.warn("lease heartbeat failed: {}", t.toString());
         }
+        abandonExpired(System.nanoTime());
+    }
+
+    private void extend(List<Execution> leased) throws Exception {
+        long sentAt = System.nanoTime();
+        // (id, attempt) pairs: this process may hold a stale and a current attempt of one job.
+        Set<List<Long>> extended = new HashSet<>();
         try (Connection c = ctx.dataSource().getConnection()) {
             if (!c.getAutoCommit()) {
                 c.setAutoCommit(true);
             }
-            Set<Long> extended = new HashSet<>();
             try (PreparedStatement ps = c.prepareStatement(sql.get("extend_leases"))) {
                 ps.setLong(1, ctx.lease().toMillis());
                 ps.setArray(2, Jdbc.bigintArray(c, leased, Execution::id));
@@ -47,21 +61,35 @@ public final class LeaseHeartbeat implements Runnable {
                 ps.setString(4, ctx.workerId());
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
-                        extended.add(rs.getLong(1));
+                        extended.add(List.of(rs.getLong(1), rs.getLong(2)));
                     }
                 }
             }
-            for (Execution e : leased) {
-                if (!extended.contains(e.id()) && ctx.tracker().isTracked(e) && e.settle()) {
-                    // Not running under our lease any more (rescued after a stall): stop the handler
-                    // and forget the execution; the rescued copy is the one that counts.
-                    log.warn("job {} attempt {} lost its lease; interrupting its handler", e.id(), e.attempt());
-                    e.interrupt();
-                    ctx.tracker().finish(e);
-                }
+        }
+        long leaseNanos = ctx.lease().toNanos();
+        for (Execution e : leased) {
+            if (extended.contains(List.of(e.id(), (long) e.attempt()))) {
+                e.leaseExtended(sentAt, leaseNanos);
+            } else if (ctx.tracker().isTracked(e)) {
+                // Written by the completer in the meantime, or rescued from us after a stall.
+                abandon(e, "its lease could not be extended (the job was rescued)");
             }
-        } catch (Throwable t) {
-            log.warn("lease heartbeat failed: {}", t.toString());
+        }
+    }
+
+    private void abandonExpired(long now) {
+        for (Execution e : ctx.tracker().leased()) {
+            if (e.leaseMayHaveExpired(now)) {
+                abandon(e, "this worker could not extend its lease in time");
+            }
+        }
+    }
+
+    private void abandon(Execution e, String why) {
+        if (e.settle()) {
+            log.warn("job {} attempt {} no longer counts here: {}; interrupting its handler", e.id(), e.attempt(), why);
+            e.interrupt();
+            ctx.tracker().finish(e);
         }
     }
 }

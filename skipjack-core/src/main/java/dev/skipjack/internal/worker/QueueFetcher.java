@@ -32,6 +32,8 @@ public final class QueueFetcher {
     private final int concurrency;
     private final int maxBatch;
     private final Set<String> transactionalKinds;
+    /** Kinds the lease claim leaves alone: transactional ones and ones this client only declares. */
+    private final Set<String> notLeaseClaimed;
     private final Duration pollInterval;
     private final Semaphore slots;
     private final ReentrantLock lock = new ReentrantLock();
@@ -42,13 +44,16 @@ public final class QueueFetcher {
     private volatile boolean running;
 
     public QueueFetcher(WorkerContext ctx, String queue, int concurrency, int maxBatch, Set<String> transactionalKinds,
-                        Duration pollInterval) {
+                        Set<String> kindsRunElsewhere, Duration pollInterval) {
         this.ctx = ctx;
         this.runner = new JobRunner(ctx);
         this.queue = queue;
         this.concurrency = concurrency;
         this.maxBatch = maxBatch;
         this.transactionalKinds = Set.copyOf(transactionalKinds);
+        Set<String> skipped = new java.util.TreeSet<>(transactionalKinds);
+        skipped.addAll(kindsRunElsewhere);
+        this.notLeaseClaimed = Set.copyOf(skipped);
         this.pollInterval = pollInterval;
         this.slots = new Semaphore(concurrency);
         this.thread = new Thread(this::loop, "skipjack-fetcher-" + queue);
@@ -65,14 +70,15 @@ public final class QueueFetcher {
     }
 
     /** Stops claiming; jobs already claimed keep running. */
-    public void stopClaiming() {
+    public void requestStop() {
         running = false;
         wake();
-        try {
-            thread.join(TimeUnit.SECONDS.toMillis(30));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+    }
+
+    /** Waits, until the deadline at most, for the fetcher thread to end its last claim and exit. */
+    public void awaitStopped(long deadlineNanos) throws InterruptedException {
+        long leftMillis = TimeUnit.NANOSECONDS.toMillis(deadlineNanos - System.nanoTime());
+        thread.join(Math.max(1, leftMillis));
     }
 
     /** Waits until every slot is free or the deadline passes; true when all jobs finished. */
@@ -115,38 +121,64 @@ public final class QueueFetcher {
         }
     }
 
-    /** One round: claim lease-mode jobs for the free slots, then start transactional runs. Returns jobs started. */
+    /**
+     * One round: start transactional runs (up to half the free slots, so a lease-mode backlog
+     * cannot starve them), then claim lease-mode jobs for the rest. Returns jobs started.
+     */
     private int fetchOnce() throws Exception {
-        int free = slots.availablePermits();
-        if (free == 0) {
-            return 0;
-        }
-        int want = Math.min(free, maxBatch);
-        slots.acquire(want);
-        List<ClaimedJob> jobs;
-        try (Connection c = ctx.dataSource().getConnection()) {
-            if (!c.getAutoCommit()) {
-                c.setAutoCommit(true);
-            }
-            jobs = ctx.claimer().claim(c, queue, transactionalKinds, want);
-        } catch (Exception e) {
-            slots.release(want);
-            throw e;
-        }
-        slots.release(want - jobs.size());
-        for (ClaimedJob job : jobs) {
-            Execution execution = ctx.tracker().start(job.id(), job.attempt(), false);
-            dispatch(() -> runner.runLeased(job, execution));
-        }
-        int started = jobs.size();
+        int started = 0;
         if (!transactionalKinds.isEmpty() && transactionalWorkLikely) {
-            int spare = slots.availablePermits();
-            for (int i = 0; i < spare && slots.tryAcquire(); i++) {
+            int share = Math.max(1, slots.availablePermits() / 2);
+            for (int i = 0; i < share && slots.tryAcquire(); i++) {
                 dispatch(this::runTransactionalJobs);
                 started++;
             }
         }
-        return started;
+        int free = slots.availablePermits();
+        if (free == 0) {
+            return started;
+        }
+        int want = Math.min(free, maxBatch);
+        slots.acquire(want);
+        List<ClaimedJob> jobs;
+        long claimSentAt = System.nanoTime();
+        try (Connection c = ctx.dataSource().getConnection()) {
+            if (!c.getAutoCommit()) {
+                c.setAutoCommit(true);
+            }
+            jobs = ctx.claimer().claim(c, queue, notLeaseClaimed, want);
+        } catch (Throwable t) {
+            slots.release(want);
+            throw t;
+        }
+        slots.release(want - jobs.size());
+        long leaseValidUntil = claimSentAt + ctx.lease().toNanos();
+        for (int i = 0; i < jobs.size(); i++) {
+            ClaimedJob job = jobs.get(i);
+            Execution execution = ctx.tracker().start(job.id(), job.attempt(), false, leaseValidUntil);
+            try {
+                dispatch(() -> runner.runLeased(job, execution));
+            } catch (Throwable t) {
+                // No thread for this job (shutting down, or out of threads): give it and the rest
+                // of the batch back to the queue now rather than after their leases.
+                handBackUndispatched(jobs.subList(i, jobs.size()), execution, leaseValidUntil, t);
+                throw t;
+            }
+        }
+        return started + jobs.size();
+    }
+
+    private void handBackUndispatched(List<ClaimedJob> jobs, Execution first, long leaseValidUntil, Throwable why) {
+        for (ClaimedJob job : jobs) {
+            Execution e = job.id() == first.id() ? first : ctx.tracker().start(job.id(), job.attempt(), false, leaseValidUntil);
+            if (job.id() != first.id()) {
+                slots.release(); // dispatch() already released the first one's slot
+            }
+            if (e.settle()) {
+                ctx.completer().submit(e, ctx.translator().handBack(job.id(), job.attempt(), ctx.workerId(),
+                        "worker " + ctx.workerId() + " could not start the job: " + why));
+            }
+        }
     }
 
     private void runTransactionalJobs() {
@@ -171,7 +203,7 @@ public final class QueueFetcher {
                     signalSlotFreed();
                 }
             });
-        } catch (RuntimeException rejected) {
+        } catch (Throwable rejected) {
             slots.release();
             throw rejected;
         }

@@ -11,9 +11,9 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ScheduledExecutorService;
 import javax.sql.DataSource;
 
-/** What every moving part of a running worker shares. */
+/** What every moving part of a running worker shares. {@code timers} runs handler timeouts only. */
 public record WorkerContext(DataSource dataSource, String workerId, Duration lease, ObjectMapper mapper,
                             Map<String, RegisteredKind> kinds, JobClaimer claimer, CompletionWriter writer,
-                            BatchCompleter<Execution> completer, ExecutionTracker tracker,
+                            BatchCompleter<Execution> completer, ExecutionTracker tracker, OutcomeTranslator translator,
                             ExecutorService jobThreads, ScheduledExecutorService timers) {
 }

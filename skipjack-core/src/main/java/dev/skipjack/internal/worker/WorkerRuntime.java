@@ -6,20 +6,18 @@ import dev.skipjack.internal.complete.BatchCompleter;
 import dev.skipjack.internal.complete.CompletionWriter;
 import dev.skipjack.internal.maintenance.DueJobPromoter;
 import dev.skipjack.internal.maintenance.LeaseRescuer;
-import dev.skipjack.internal.sql.Jdbc;
 import dev.skipjack.internal.sql.SqlStatements;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -47,34 +45,50 @@ public final class WorkerRuntime {
     private final SqlStatements sql;
     private final Map<String, QueueFetcher> fetchers = new LinkedHashMap<>();
     private final Timing timing;
+    private final ScheduledExecutorService heartbeatTimer;
+    private final ScheduledExecutorService maintenanceTimer;
 
     public WorkerRuntime(DataSource dataSource, SqlStatements sql, String workerId, ObjectMapper mapper,
                          Map<String, RegisteredKind> kinds, List<QueueSettings> queues, Timing timing) {
         this.sql = sql;
         this.timing = timing;
         ExecutionTracker tracker = new ExecutionTracker();
+        OutcomeTranslator translator = new OutcomeTranslator(mapper);
         CompletionWriter writer = new CompletionWriter(sql);
-        BatchCompleter<Execution> completer = new BatchCompleter<>(dataSource, writer, tracker::finish, workerId);
+        BatchCompleter<Execution> completer = new BatchCompleter<>(dataSource, writer, tracker::finish,
+                translator::withUnstorableError, workerId);
         ExecutorService jobThreads = WorkerThreads.newJobExecutor("skipjack-job");
-        ScheduledExecutorService timers = Executors.newScheduledThreadPool(2, WorkerThreads.daemonFactory("skipjack-timer"));
+        ScheduledExecutorService timeouts = Executors.newSingleThreadScheduledExecutor(
+                WorkerThreads.daemonFactory("skipjack-timeouts"));
+        this.heartbeatTimer = Executors.newSingleThreadScheduledExecutor(WorkerThreads.daemonFactory("skipjack-heartbeat"));
+        this.maintenanceTimer = Executors.newSingleThreadScheduledExecutor(
+                WorkerThreads.daemonFactory("skipjack-maintenance"));
         this.ctx = new WorkerContext(dataSource, workerId, timing.lease(), mapper, kinds,
-                new JobClaimer(sql, workerId, timing.lease()), writer, completer, tracker, jobThreads, timers);
-        Set<String> transactionalKinds = new java.util.TreeSet<>();
-        kinds.values().stream().filter(RegisteredKind::isTransactional).forEach(k -> transactionalKinds.add(k.kind()));
+                new JobClaimer(sql, workerId, timing.lease()), writer, completer, tracker, translator, jobThreads, timeouts);
+        // Kinds claimed only by their own path: transactional kinds by job threads in a transaction,
+        // declared-only kinds by whichever service has their handler.
+        Set<String> transactionalKinds = new TreeSet<>();
+        Set<String> kindsRunElsewhere = new TreeSet<>();
+        for (RegisteredKind k : kinds.values()) {
+            if (k.isTransactional()) {
+                transactionalKinds.add(k.kind());
+            } else if (!k.isRunnable()) {
+                kindsRunElsewhere.add(k.kind());
+            }
+        }
         for (QueueSettings q : queues) {
             fetchers.put(q.name(), new QueueFetcher(ctx, q.name(), q.concurrency(), q.maxBatch(), transactionalKinds,
-                    timing.pollInterval()));
+                    kindsRunElsewhere, timing.pollInterval()));
         }
     }
 
     public void start() {
         ctx.completer().start();
-        ScheduledExecutorService timers = ctx.timers();
-        timers.scheduleWithFixedDelay(new LeaseHeartbeat(ctx, sql), timing.heartbeatInterval().toMillis(),
+        heartbeatTimer.scheduleWithFixedDelay(new LeaseHeartbeat(ctx, sql), timing.heartbeatInterval().toMillis(),
                 timing.heartbeatInterval().toMillis(), TimeUnit.MILLISECONDS);
-        timers.scheduleWithFixedDelay(new LeaseRescuer(ctx.dataSource(), sql), timing.rescueInterval().toMillis(),
+        maintenanceTimer.scheduleWithFixedDelay(new LeaseRescuer(ctx.dataSource(), sql), timing.rescueInterval().toMillis(),
                 timing.rescueInterval().toMillis(), TimeUnit.MILLISECONDS);
-        timers.scheduleWithFixedDelay(new DueJobPromoter(ctx.dataSource(), sql, this::wake), 0,
+        maintenanceTimer.scheduleWithFixedDelay(new DueJobPromoter(ctx.dataSource(), sql, this::wake), 0,
                 timing.promoteInterval().toMillis(), TimeUnit.MILLISECONDS);
         fetchers.values().forEach(QueueFetcher::start);
         log.info("Skipjack worker {} started: queues {}, {} threads", ctx.workerId(), fetchers.keySet(),
@@ -102,9 +116,13 @@ public final class WorkerRuntime {
      */
     public void stop(Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();
-        fetchers.values().forEach(QueueFetcher::stopClaiming);
+        maintenanceTimer.shutdownNow();
+        fetchers.values().forEach(QueueFetcher::requestStop);
         boolean idle = true;
         try {
+            for (QueueFetcher f : fetchers.values()) {
+                f.awaitStopped(deadline);
+            }
             for (QueueFetcher f : fetchers.values()) {
                 idle &= f.awaitIdle(deadline);
             }
@@ -118,41 +136,20 @@ public final class WorkerRuntime {
                 if (e.settle()) {
                     abandoned.add(e);
                     e.interrupt();
-                }
-            }
-        }
-        // Acknowledgements of jobs that did finish go first, so nothing finished is handed back.
-        ctx.completer().stop(Duration.ofSeconds(10));
-        handBack(abandoned);
-        abortStuckTransactions(abandoned);
-        ctx.timers().shutdownNow();
-        ctx.jobThreads().shutdownNow();
-        log.info("Skipjack worker {} stopped; {} unfinished jobs handed back", ctx.workerId(), abandoned.size());
-    }
-
-    private void handBack(List<Execution> abandoned) {
-        List<Execution> leased = abandoned.stream().filter(e -> !e.transactional).toList();
-        if (leased.isEmpty()) {
-            return;
-        }
-        try (Connection c = ctx.dataSource().getConnection()) {
-            if (!c.getAutoCommit()) {
-                c.setAutoCommit(true);
-            }
-            try (PreparedStatement ps = c.prepareStatement(sql.get("hand_back_jobs"))) {
-                ps.setArray(1, Jdbc.bigintArray(c, leased, Execution::id));
-                ps.setArray(2, Jdbc.intArray(c, leased, Execution::attempt));
-                ps.setString(3, ctx.workerId());
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        // consumed for the count in the log below
+                    if (!e.transactional) {
+                        // Queued behind the acknowledgements of finished jobs, so nothing finished is handed back.
+                        ctx.completer().submit(e, ctx.translator().handBack(e.id(), e.attempt(), ctx.workerId(),
+                                "worker " + ctx.workerId() + " shut down before the job finished"));
                     }
                 }
             }
-        } catch (Exception e) {
-            log.warn("handing back {} jobs failed; their leases will expire instead: {}", leased.size(), e.toString());
         }
-        leased.forEach(ctx.tracker()::finish);
+        ctx.completer().stop(Duration.ofSeconds(10));
+        abortStuckTransactions(abandoned);
+        heartbeatTimer.shutdownNow();
+        ctx.timers().shutdownNow();
+        ctx.jobThreads().shutdownNow();
+        log.info("Skipjack worker {} stopped; {} unfinished jobs handed back", ctx.workerId(), abandoned.size());
     }
 
     /**
