@@ -1,0 +1,345 @@
+package dev.skipjack;
+
+import dev.skipjack.testing.DatabaseTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.NullSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * SPEC "Bad input": every public entry point refuses bad values with a specific error and inserts
+ * nothing; a bad job already in the table is discarded with the reason recorded, and the worker
+ * loop keeps running the healthy jobs around it.
+ */
+class BadInputTest extends DatabaseTest {
+
+    record Payment(int cents, String currency) {
+    }
+
+    record Note(String text) {
+    }
+
+    private static final Duration WAIT = Duration.ofSeconds(15);
+
+    private Skipjack enqueuer() {
+        return client(builder().kind("payment", Payment.class).kind("note", Note.class));
+    }
+
+    private long jobCount() {
+        return queryLong("SELECT count(*) FROM " + jobsTable());
+    }
+
+    // ------------------------------------------------------------ at enqueue
+
+    @Test
+    void unknownKindIsRefusedAndNothingInserted() {
+        Skipjack s = enqueuer();
+        assertThatThrownBy(() -> s.enqueue("refund", new Payment(1, "EUR")))
+                .isInstanceOf(UnknownKindException.class)
+                .hasMessageContaining("refund");
+        assertThat(jobCount()).isZero();
+    }
+
+    @Test
+    void malformedKindNameIsRefused() {
+        Skipjack s = enqueuer();
+        assertThatThrownBy(() -> s.enqueue("pay ment; drop", new Payment(1, "EUR")))
+                .isInstanceOf(InvalidOptionException.class);
+        assertThatThrownBy(() -> s.enqueue(null, new Payment(1, "EUR"))).isInstanceOf(InvalidOptionException.class);
+        assertThat(jobCount()).isZero();
+    }
+
+    @Test
+    void argsOfTheWrongShapeAreRefusedAsInvalidArgs() {
+        Skipjack s = enqueuer();
+        assertThatThrownBy(() -> s.enqueue("payment", Map.of("cents", "a lot", "currency", "EUR")))
+                .isInstanceOf(InvalidArgsException.class)
+                .hasMessageContaining("payment");
+        assertThat(jobCount()).isZero();
+    }
+
+    @Test
+    void argsWithUnknownFieldsAreRefusedAsInvalidArgs() {
+        Skipjack s = enqueuer();
+        assertThatThrownBy(() -> s.enqueue("payment", Map.of("cents", 5, "currency", "EUR", "surprise", true)))
+                .isInstanceOf(InvalidArgsException.class);
+        assertThat(jobCount()).isZero();
+    }
+
+    @Test
+    void argsThatCannotBeSerializedAreRefusedAsInvalidArgs() {
+        Skipjack s = enqueuer();
+        Object unserializable = new Object(); // no properties: Jackson refuses empty beans
+        assertThatThrownBy(() -> s.enqueue("note", unserializable)).isInstanceOf(InvalidArgsException.class);
+        assertThat(jobCount()).isZero();
+    }
+
+    @Test
+    void argsThatSerializeToJsonNullAreRefusedAsInvalidArgs() {
+        Skipjack s = enqueuer();
+        // A job whose stored args are JSON null could never run (see rowWithJsonNullArgsIsDiscardedAsInvalidArgs).
+        assertThatThrownBy(() -> s.enqueue("payment", com.fasterxml.jackson.databind.node.NullNode.getInstance()))
+                .isInstanceOf(InvalidArgsException.class);
+        assertThat(jobCount()).isZero();
+    }
+
+    @Test
+    void oversizedArgsAreRefused() {
+        Skipjack s = client(builder().kind("note", Note.class).maxArgsBytes(1000));
+        assertThatThrownBy(() -> s.enqueue("note", new Note("x".repeat(2000))))
+                .isInstanceOf(ArgsTooLargeException.class)
+                .hasMessageContaining("1000");
+        assertThat(jobCount()).isZero();
+    }
+
+    @Test
+    void argsSizeLimitIsInUtf8BytesAndInclusive() {
+        Skipjack s = client(builder().kind("note", Note.class).maxArgsBytes(1000));
+        // {"text":"..."} is 11 bytes of JSON around the text.
+        assertThatCode(() -> s.enqueue("note", new Note("x".repeat(989)))).doesNotThrowAnyException();
+        assertThatThrownBy(() -> s.enqueue("note", new Note("x".repeat(990)))).isInstanceOf(ArgsTooLargeException.class);
+        // 600 characters, but 1,200 bytes of UTF-8.
+        assertThatThrownBy(() -> s.enqueue("note", new Note("é".repeat(600)))).isInstanceOf(ArgsTooLargeException.class);
+        assertThat(jobCount()).isEqualTo(1);
+    }
+
+    @Test
+    void oneBadRequestInABatchInsertsNoneOfTheBatch() {
+        Skipjack s = enqueuer();
+        assertThatThrownBy(() -> s.enqueueAll(List.of(
+                JobRequest.of("payment", new Payment(1, "EUR")),
+                JobRequest.of("payment", Map.of("cents", "NaN")),
+                JobRequest.of("payment", new Payment(3, "EUR")))))
+                .isInstanceOf(InvalidArgsException.class);
+        assertThat(jobCount()).isZero();
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {-1, 101, Integer.MIN_VALUE, Integer.MAX_VALUE})
+    void priorityOutOfRangeIsRefused(int priority) {
+        assertThatThrownBy(() -> EnqueueOptions.defaults().priority(priority)).isInstanceOf(InvalidOptionException.class);
+    }
+
+    @Test
+    void priorityBoundsAreAccepted() {
+        Skipjack s = enqueuer();
+        s.enqueue("note", new Note("a"), EnqueueOptions.defaults().priority(0));
+        s.enqueue("note", new Note("b"), EnqueueOptions.defaults().priority(100));
+        assertThat(queryLong("SELECT count(*) FROM " + jobsTable() + " WHERE priority IN (0, 100)")).isEqualTo(2);
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {0, -1, Limits.MAX_ATTEMPTS + 1})
+    void maxAttemptsOutOfRangeIsRefused(int maxAttempts) {
+        assertThatThrownBy(() -> EnqueueOptions.defaults().maxAttempts(maxAttempts)).isInstanceOf(InvalidOptionException.class);
+        assertThatThrownBy(() -> KindOptions.defaults().maxAttempts(maxAttempts)).isInstanceOf(InvalidOptionException.class);
+    }
+
+    @ParameterizedTest
+    @NullSource
+    @ValueSource(strings = {"", "UPPER", "a b", "x;drop table", "-leading-dash", "queue\n", "ünïcode",
+            "a-very-long-queue-name-that-goes-on-and-on-and-on-past-sixty-four-chars"})
+    void invalidQueueNameIsRefused(String queue) {
+        assertThatThrownBy(() -> EnqueueOptions.defaults().queue(queue)).isInstanceOf(InvalidOptionException.class);
+        assertThatThrownBy(() -> QueueOptions.of(queue, 1)).isInstanceOf(InvalidOptionException.class);
+    }
+
+    @Test
+    void negativeDelayIsRefused() {
+        assertThatThrownBy(() -> EnqueueOptions.defaults().delay(Duration.ofMillis(-1))).isInstanceOf(InvalidOptionException.class);
+        assertThatThrownBy(() -> EnqueueOptions.defaults().delay(null)).isInstanceOf(InvalidOptionException.class);
+        assertThatThrownBy(() -> EnqueueOptions.defaults().runAt(null)).isInstanceOf(InvalidOptionException.class);
+    }
+
+    @Test
+    void absurdDelayIsRefused() {
+        assertThatThrownBy(() -> EnqueueOptions.defaults().delay(Duration.ofDays(365L * 1000)))
+                .isInstanceOf(InvalidOptionException.class);
+    }
+
+    @Test
+    void invalidKindAndQueueSettingsAreRefused() {
+        assertThatThrownBy(() -> KindOptions.defaults().timeout(Duration.ZERO)).isInstanceOf(InvalidOptionException.class);
+        assertThatThrownBy(() -> KindOptions.defaults().timeout(Duration.ofSeconds(-1))).isInstanceOf(InvalidOptionException.class);
+        assertThatThrownBy(() -> QueueOptions.of("default", 0)).isInstanceOf(InvalidOptionException.class);
+        assertThatThrownBy(() -> new QueueOptions("default", 1, 0)).isInstanceOf(InvalidOptionException.class);
+        assertThatThrownBy(() -> builder().lease(Duration.ofMillis(999))).isInstanceOf(InvalidOptionException.class);
+        assertThatThrownBy(() -> builder().maxArgsBytes(1)).isInstanceOf(InvalidOptionException.class);
+        assertThatThrownBy(() -> builder().workerId(" ")).isInstanceOf(InvalidOptionException.class);
+        assertThatThrownBy(() -> builder().handler("bad kind", Note.class, job -> null)).isInstanceOf(InvalidOptionException.class);
+    }
+
+    @ParameterizedTest
+    @NullSource
+    @ValueSource(strings = {"", "public; drop", "Robert'); --", "\"quoted\"", "Public", "1starts_with_digit",
+            "has space", "a.b"})
+    void invalidSchemaIsRefusedAtBuilderTime(String schemaName) {
+        assertThatThrownBy(() -> Skipjack.builder(dataSource).schema(schemaName))
+                .isInstanceOf(InvalidIdentifierException.class);
+    }
+
+    @ParameterizedTest
+    @NullSource
+    @ValueSource(strings = {"Robert'); --", "public; drop", "x\"", "UPPER_", "has space", "9lives"})
+    void invalidTablePrefixIsRefusedAtBuilderTime(String prefix) {
+        assertThatThrownBy(() -> Skipjack.builder(dataSource).tablePrefix(prefix))
+                .isInstanceOf(InvalidIdentifierException.class);
+    }
+
+    @Test
+    void validCustomSchemaAndPrefixWork() {
+        String custom = schema + "_x";
+        Skipjack s = client(Skipjack.builder(dataSource).schema(custom).tablePrefix("q_").kind("note", Note.class));
+        long id = s.enqueue("note", new Note("hi"));
+        assertThat(queryLong("SELECT count(*) FROM \"" + custom + "\".q_jobs WHERE id = ?", id)).isEqualTo(1);
+        execute("DROP SCHEMA \"" + custom + "\" CASCADE");
+    }
+
+    // ------------------------------------------------------------ rows already in the table
+
+    private long insertRaw(String kind, String argsJson, int maxAttempts) throws Exception {
+        try (Connection c = dataSource.getConnection();
+             PreparedStatement ps = c.prepareStatement("INSERT INTO " + jobsTable()
+                     + " (queue, kind, args, max_attempts) VALUES ('default', ?, ?::jsonb, ?) RETURNING id")) {
+            ps.setString(1, kind);
+            ps.setString(2, argsJson);
+            ps.setInt(3, maxAttempts);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
+            }
+        }
+    }
+
+    /** One slot, so a dead worker loop or a leaked slot would stop the healthy jobs too. */
+    private Skipjack singleSlotWorker() {
+        return client(builder().queue("default", 1)
+                .handler("payment", Payment.class, job -> Outcome.complete())
+                .handler("note", Note.class, job -> Outcome.complete()));
+    }
+
+    private void assertHealthyJobsComplete(Skipjack s) {
+        long before = s.enqueue("note", new Note("before"), EnqueueOptions.defaults().priority(0));
+        long after = s.enqueue("note", new Note("after"), EnqueueOptions.defaults().priority(100));
+        await("healthy jobs completed", WAIT, () -> JobRow.load(dataSource, schema, before).state().equals("completed")
+                && JobRow.load(dataSource, schema, after).state().equals("completed"));
+    }
+
+    private JobRow awaitRow(long id, String state) {
+        await("job " + id + " to be " + state, WAIT, () -> JobRow.load(dataSource, schema, id).state().equals(state));
+        return JobRow.load(dataSource, schema, id);
+    }
+
+    @Test
+    void rowWithUnknownKindIsFailedAndDiscardedOnItsLastAttempt() throws Exception {
+        Skipjack s = singleSlotWorker();
+        long ghost = insertRaw("ghost-kind", "{}", 1);
+        s.start();
+        assertHealthyJobsComplete(s);
+
+        JobRow r = awaitRow(ghost, "discarded");
+        assertThat(r.attempt()).isEqualTo(1);
+        assertThat(r.finishedAt()).isNotNull();
+        assertThat(r.errors()).hasSize(1);
+        assertThat(r.errors().get(0).errorClass()).isEqualTo("UnknownKind");
+        assertThat(r.errors().get(0).message()).contains("ghost-kind");
+    }
+
+    @Test
+    void jobOfAKindThisClientOnlyDeclaresIsLeftForTheServiceThatHandlesIt() throws Exception {
+        Skipjack s = client(builder().queue("default", 1).kind("elsewhere", Note.class)
+                .handler("note", Note.class, job -> Outcome.complete()));
+        long id = s.enqueue("elsewhere", new Note("x"), EnqueueOptions.defaults().maxAttempts(1).priority(0));
+        s.start();
+        // Healthy jobs enqueued after it, at a lower priority, run; the declared-only job is not claimed.
+        assertHealthyJobsComplete(s);
+
+        JobRow r = JobRow.load(dataSource, schema, id);
+        assertThat(r.state()).isEqualTo("available");
+        assertThat(r.attempt()).isZero();
+        assertThat(r.errors()).isEmpty();
+    }
+
+    @Test
+    void rowWithUnknownKindAndAttemptsLeftIsRetriedNotDiscarded() throws Exception {
+        Skipjack s = singleSlotWorker();
+        long ghost = insertRaw("ghost-kind", "{}", 5);
+        s.start();
+        assertHealthyJobsComplete(s);
+
+        await("first failure recorded", WAIT, () -> !JobRow.load(dataSource, schema, ghost).errors().isEmpty());
+        JobRow r = JobRow.load(dataSource, schema, ghost);
+        assertThat(r.state()).isIn("retryable", "available", "running");
+        assertThat(r.errors().get(0).errorClass()).isEqualTo("UnknownKind");
+    }
+
+    @Test
+    void rowWithArgsOfTheWrongTypeIsDiscardedAsInvalidArgs() throws Exception {
+        Skipjack s = singleSlotWorker();
+        long bad = insertRaw("payment", "{\"cents\": \"a lot\", \"currency\": \"EUR\"}", 25);
+        s.start();
+        assertHealthyJobsComplete(s);
+
+        JobRow r = awaitRow(bad, "discarded");
+        // Discarded at once: retrying cannot make the stored args readable.
+        assertThat(r.attempt()).isEqualTo(1);
+        assertThat(r.errors()).hasSize(1);
+        assertThat(r.errors().get(0).errorClass()).isEqualTo("InvalidArgs");
+        assertThat(r.errors().get(0).message()).contains("Payment");
+    }
+
+    @Test
+    void rowWithArgsThatAreNotAnObjectIsDiscardedAsInvalidArgs() throws Exception {
+        Skipjack s = singleSlotWorker();
+        long array = insertRaw("payment", "[1, 2, 3]", 25);
+        long string = insertRaw("payment", "\"cents\"", 25);
+        s.start();
+        assertHealthyJobsComplete(s);
+
+        assertThat(awaitRow(array, "discarded").errors()).extracting(JobRow.ErrorEntry::errorClass).containsExactly("InvalidArgs");
+        assertThat(awaitRow(string, "discarded").errors()).extracting(JobRow.ErrorEntry::errorClass).containsExactly("InvalidArgs");
+    }
+
+    @Test
+    void rowWithJsonNullArgsIsDiscardedAsInvalidArgs() throws Exception {
+        java.util.concurrent.atomic.AtomicInteger handlerCalls = new java.util.concurrent.atomic.AtomicInteger();
+        Skipjack s = client(builder().queue("default", 1)
+                .handler("payment", Payment.class, job -> {
+                    handlerCalls.incrementAndGet();
+                    return Outcome.complete();
+                })
+                .handler("note", Note.class, job -> Outcome.complete()));
+        long nul = insertRaw("payment", "null", 25);
+        s.start();
+        assertHealthyJobsComplete(s);
+
+        JobRow r = awaitRow(nul, "discarded");
+        assertThat(r.errors()).extracting(JobRow.ErrorEntry::errorClass).containsExactly("InvalidArgs");
+        assertThat(handlerCalls.get()).as("the handler never sees null args").isZero();
+    }
+
+    @Test
+    void badRowsOfATransactionalKindAreDiscardedToo() throws Exception {
+        Skipjack s = client(builder().queue("default", 1)
+                .transactionalHandler("payment", Payment.class, (job, tx) -> Outcome.complete())
+                .handler("note", Note.class, job -> Outcome.complete()));
+        long bad = insertRaw("payment", "{\"cents\": \"a lot\"}", 25);
+        long good = s.enqueue("payment", new Payment(5, "EUR"));
+        s.start();
+        assertHealthyJobsComplete(s);
+
+        assertThat(awaitRow(bad, "discarded").errors()).extracting(JobRow.ErrorEntry::errorClass).containsExactly("InvalidArgs");
+        awaitRow(good, "completed");
+    }
+}

@@ -1,0 +1,256 @@
+package dev.skipjack;
+
+import dev.skipjack.testing.DatabaseTest;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.sql.PreparedStatement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * F-18: stop claiming, let running jobs finish until the deadline, hand the rest back at once —
+ * not after their lease expires — so another worker can run them right away.
+ */
+class GracefulShutdownTest extends DatabaseTest {
+
+    /** {@code finish}: the handler waits for the test to let it finish; otherwise it waits forever. */
+    record Args(int n, boolean finish) {
+    }
+
+    private static final Duration WAIT = Duration.ofSeconds(15);
+    private static final String QUEUE = "drain-test";
+
+    private final CountDownLatch finishGate = new CountDownLatch(1);
+    private final CountDownLatch neverOpens = new CountDownLatch(1);
+    private final AtomicInteger interrupted = new AtomicInteger();
+
+    @AfterEach
+    void openGates() {
+        finishGate.countDown();
+        neverOpens.countDown();
+    }
+
+    private JobRow row(long id) {
+        return JobRow.load(dataSource, schema, id);
+    }
+
+    private JobHandler<Args> blockingHandler(CountDownLatch started) {
+        return job -> {
+            started.countDown();
+            try {
+                (job.args().finish() ? finishGate : neverOpens).await();
+            } catch (InterruptedException e) {
+                interrupted.incrementAndGet();
+                throw e;
+            }
+            return Outcome.complete();
+        };
+    }
+
+    private static boolean fetcherAlive(String queue) {
+        return Thread.getAllStackTraces().keySet().stream()
+                .anyMatch(t -> t.getName().equals("skipjack-fetcher-" + queue) && t.isAlive());
+    }
+
+    @Test
+    void unfinishedJobsAreHandedBackAtOnceAndFinishedOnesCompleted() throws Exception {
+        CountDownLatch started = new CountDownLatch(4);
+        Skipjack a = client(builder().workerId("worker-a").queue(QUEUE, 6)
+                .handler("block", Args.class, blockingHandler(started)));
+        EnqueueOptions opts = EnqueueOptions.defaults().queue(QUEUE).maxAttempts(3);
+        List<Long> finishing = new ArrayList<>();
+        List<Long> hanging = new ArrayList<>();
+        for (int i = 0; i < 2; i++) {
+            finishing.add(a.enqueue("block", new Args(i, true), opts));
+            hanging.add(a.enqueue("block", new Args(10 + i, false), opts));
+        }
+        a.start();
+        assertThat(started.await(10, TimeUnit.SECONDS)).as("all four handlers started").isTrue();
+
+        AtomicReference<Duration> stopTook = new AtomicReference<>();
+        Thread stopper = new Thread(() -> {
+            long t0 = System.nanoTime();
+            a.stop(Duration.ofMillis(500));
+            stopTook.set(Duration.ofNanos(System.nanoTime() - t0));
+        }, "test-stopper");
+        stopper.start();
+        // Claiming has stopped once the fetcher thread is gone; the running jobs are still running.
+        await("fetcher stopped", WAIT, () -> !fetcherAlive(QUEUE));
+        List<Long> late = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            late.add(a.enqueue("block", new Args(20 + i, true), opts));
+        }
+        finishGate.countDown(); // two jobs finish during the drain, well before the deadline
+        stopper.join(10_000);
+        assertThat(stopper.isAlive()).as("stop returned").isFalse();
+        assertThat(stopTook.get()).isBetween(Duration.ofMillis(450), Duration.ofMillis(500 + 3_000));
+
+        // Right after stop returned — no waiting for a lease (15 s) to expire:
+        for (long id : finishing) {
+            JobRow r = row(id);
+            assertThat(r.state()).as("finished job %d", id).isEqualTo("completed");
+            assertThat(r.attempt()).isEqualTo(1);
+            assertThat(r.maxAttempts()).isEqualTo(3);
+            assertThat(r.errors()).isEmpty();
+        }
+        for (long id : hanging) {
+            JobRow r = row(id);
+            assertThat(r.state()).as("unfinished job %d", id).isEqualTo("available");
+            assertThat(r.leaseUntil()).isNull();
+            assertThat(r.attempt()).isEqualTo(1);
+            assertThat(r.maxAttempts()).as("attempt given back").isEqualTo(4);
+            assertThat(r.errors()).hasSize(1);
+            assertThat(r.errors().get(0).errorClass()).isEqualTo("HandedBack");
+            assertThat(r.errors().get(0).attempt()).isEqualTo(1);
+            assertThat(r.errors().get(0).worker()).isEqualTo("worker-a");
+        }
+        for (long id : late) {
+            JobRow r = row(id);
+            assertThat(r.state()).as("job enqueued during the drain %d", id).isEqualTo("available");
+            assertThat(r.attempt()).isZero();
+            assertThat(r.claimedBy()).isNull();
+        }
+        assertThat(interrupted.get()).as("unfinished handlers interrupted").isEqualTo(2);
+
+        // Another worker picks the handed-back jobs up at once and completes them.
+        Set<Long> ranOnB = ConcurrentHashMap.newKeySet();
+        AtomicInteger runsOnB = new AtomicInteger();
+        Skipjack b = client(builder().workerId("worker-b").queue(QUEUE, 4).handler("block", Args.class, job -> {
+            ranOnB.add(job.id());
+            runsOnB.incrementAndGet();
+            return Outcome.complete();
+        }));
+        b.start();
+        List<Long> all = new ArrayList<>(finishing);
+        all.addAll(hanging);
+        all.addAll(late);
+        await("every job completed", WAIT, () -> all.stream().allMatch(id -> row(id).state().equals("completed")));
+        for (long id : hanging) {
+            JobRow r = row(id);
+            assertThat(r.attempt()).isEqualTo(2);
+            assertThat(r.claimedBy()).isEqualTo("worker-b");
+            assertThat(r.errors()).extracting(JobRow.ErrorEntry::errorClass).containsExactly("HandedBack");
+        }
+        for (long id : finishing) {
+            assertThat(row(id).claimedBy()).isEqualTo("worker-a");
+            assertThat(row(id).attempt()).isEqualTo(1);
+        }
+        List<Long> expectedOnB = new ArrayList<>(hanging);
+        expectedOnB.addAll(late);
+        assertThat(ranOnB).containsExactlyInAnyOrderElementsOf(expectedOnB);
+        assertThat(runsOnB.get()).isEqualTo(expectedOnB.size());
+    }
+
+    @Test
+    void jobsFinishingBeforeTheDeadlineAreCompletedAndStopDoesNotWaitLonger() throws Exception {
+        CountDownLatch started = new CountDownLatch(3);
+        Skipjack s = client(builder().queue(QUEUE, 3).handler("block", Args.class, blockingHandler(started)));
+        List<Long> ids = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            ids.add(s.enqueue("block", new Args(i, true), EnqueueOptions.defaults().queue(QUEUE)));
+        }
+        s.start();
+        assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
+
+        Thread opener = new Thread(() -> {
+            await("fetcher stopped", WAIT, () -> !fetcherAlive(QUEUE));
+            finishGate.countDown();
+        });
+        opener.start();
+        long t0 = System.nanoTime();
+        s.stop(Duration.ofSeconds(10));
+        Duration took = Duration.ofNanos(System.nanoTime() - t0);
+        opener.join(10_000);
+
+        // Returned as soon as the jobs were done, not at the 10 s deadline, with their completions written.
+        assertThat(took).isLessThan(Duration.ofSeconds(5));
+        for (long id : ids) {
+            JobRow r = row(id);
+            assertThat(r.state()).isEqualTo("completed");
+            assertThat(r.errors()).isEmpty();
+        }
+        assertThat(interrupted.get()).isZero();
+    }
+
+    @Test
+    void stopWithNothingRunningReturnsPromptly() {
+        Skipjack s = client(builder().queue(QUEUE, 4).handler("block", Args.class, job -> Outcome.complete()));
+        s.start();
+        long id = s.enqueue("block", new Args(1, true), EnqueueOptions.defaults().queue(QUEUE));
+        await("job completed", WAIT, () -> row(id).state().equals("completed"));
+
+        long t0 = System.nanoTime();
+        s.stop(Duration.ofSeconds(10));
+        assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(Duration.ofSeconds(3));
+    }
+
+    @Test
+    void nothingIsClaimedAfterStop() {
+        AtomicInteger runs = new AtomicInteger();
+        Skipjack s = client(builder().queue(QUEUE, 4).handler("block", Args.class, job -> {
+            runs.incrementAndGet();
+            return Outcome.complete();
+        }));
+        s.start();
+        long first = s.enqueue("block", new Args(1, true), EnqueueOptions.defaults().queue(QUEUE));
+        await("first job completed", WAIT, () -> row(first).state().equals("completed"));
+        s.stop(Duration.ofSeconds(5));
+
+        List<Long> after = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            after.add(s.enqueue("block", new Args(i, true), EnqueueOptions.defaults().queue(QUEUE)));
+        }
+        // Ten poll intervals and more than two promote intervals: a live fetcher would have claimed them.
+        JobRow.holdsFor("jobs enqueued after stop stay available and unclaimed", Duration.ofMillis(600),
+                () -> after.stream().map(this::row).allMatch(r -> r.state().equals("available") && r.attempt() == 0));
+        assertThat(runs.get()).isEqualTo(1);
+        s.stop(Duration.ofSeconds(1)); // stopping twice is harmless
+    }
+
+    @Test
+    void transactionalJobRunningAtStopIsRolledBackAndAvailableAtOnce() throws Exception {
+        CountDownLatch started = new CountDownLatch(1);
+        Skipjack s = client(builder().queue(QUEUE, 2).transactionalHandler("block-tx", Args.class, (job, tx) -> {
+            try (PreparedStatement ps = tx.prepareStatement(
+                    "INSERT INTO \"" + schema + "\".side_effects VALUES (?)")) {
+                ps.setLong(1, job.id());
+                ps.executeUpdate();
+            }
+            started.countDown();
+            try {
+                neverOpens.await();
+            } catch (InterruptedException e) {
+                interrupted.incrementAndGet();
+                throw e;
+            }
+            return Outcome.complete();
+        }));
+        execute("CREATE TABLE \"" + schema + "\".side_effects (job_id bigint)");
+        long id = s.enqueue("block-tx", new Args(1, false), EnqueueOptions.defaults().queue(QUEUE).maxAttempts(3));
+        s.start();
+        assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
+
+        long t0 = System.nanoTime();
+        s.stop(Duration.ofMillis(500));
+        assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(Duration.ofMillis(500 + 3_000));
+
+        JobRow r = row(id);
+        assertThat(r.state()).isEqualTo("available");
+        assertThat(r.attempt()).as("claim rolled back").isZero();
+        assertThat(r.maxAttempts()).isEqualTo(3);
+        assertThat(r.claimedBy()).isNull();
+        assertThat(r.errors()).isEmpty();
+        assertThat(queryLong("SELECT count(*) FROM \"" + schema + "\".side_effects")).isZero();
+        assertThat(interrupted.get()).isEqualTo(1);
+    }
+}
