@@ -11,6 +11,7 @@ import dev.skipjack.internal.schema.Migrator;
 import dev.skipjack.internal.sql.Jdbc;
 import dev.skipjack.internal.sql.SqlStatements;
 import dev.skipjack.internal.sql.TableNames;
+import dev.skipjack.internal.sql.Transactions;
 import dev.skipjack.internal.worker.RegisteredKind;
 import dev.skipjack.internal.worker.WorkerRuntime;
 
@@ -150,20 +151,10 @@ public final class Skipjack implements AutoCloseable {
     /** Enqueues many jobs with multi-row inserts in one transaction; returns ids in request order. */
     public List<Long> enqueueAll(List<JobRequest> requests) {
         List<InsertRow> rows = validate(requests);
-        try (Connection c = dataSource.getConnection()) {
-            boolean autoCommit = c.getAutoCommit();
-            c.setAutoCommit(false);
-            try {
-                List<Long> ids = inserter.insert(c, rows);
-                c.commit();
-                wakeLocalFetchers(rows);
-                return ids;
-            } catch (SQLException | RuntimeException e) {
-                c.rollback();
-                throw e;
-            } finally {
-                c.setAutoCommit(autoCommit);
-            }
+        try {
+            List<Long> ids = Transactions.inTransaction(dataSource, c -> inserter.insert(c, rows));
+            wakeLocalFetchers(rows);
+            return ids;
         } catch (SQLException e) {
             throw new SkipjackException("enqueue of " + rows.size() + " jobs failed: " + e.getMessage(), e);
         }

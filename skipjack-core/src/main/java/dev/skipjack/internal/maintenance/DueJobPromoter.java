@@ -4,9 +4,6 @@ import dev.skipjack.internal.sql.SqlStatements;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.util.HashSet;
 import java.util.Set;
 import java.util.function.Consumer;
@@ -42,27 +39,9 @@ public final class DueJobPromoter implements Runnable {
     }
 
     public int promoteAll() throws Exception {
-        int total = 0;
         Set<String> queues = new HashSet<>();
-        try (Connection c = dataSource.getConnection()) {
-            if (!c.getAutoCommit()) {
-                c.setAutoCommit(true);
-            }
-            int n;
-            do {
-                n = 0;
-                try (PreparedStatement ps = c.prepareStatement(sql.get("promote_due_jobs"))) {
-                    ps.setInt(1, BATCH);
-                    try (ResultSet rs = ps.executeQuery()) {
-                        while (rs.next()) {
-                            queues.add(rs.getString(1));
-                            n++;
-                        }
-                    }
-                }
-                total += n;
-            } while (n == BATCH);
-        }
+        int total = BatchedStatement.runUntilDrained(dataSource, sql.get("promote_due_jobs"), BATCH,
+                row -> queues.add(row.getString(1)));
         if (!queues.isEmpty()) {
             onPromoted.accept(queues);
         }

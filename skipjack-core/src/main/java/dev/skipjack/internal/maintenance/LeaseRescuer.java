@@ -4,9 +4,6 @@ import dev.skipjack.internal.sql.SqlStatements;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import javax.sql.DataSource;
 
 /**
@@ -38,25 +35,7 @@ public final class LeaseRescuer implements Runnable {
 
     /** Rescues every expired lease now; returns how many jobs came back. */
     public int rescueAll() throws Exception {
-        int total = 0;
-        try (Connection c = dataSource.getConnection()) {
-            if (!c.getAutoCommit()) {
-                c.setAutoCommit(true);
-            }
-            int n;
-            do {
-                n = 0;
-                try (PreparedStatement ps = c.prepareStatement(sql.get("rescue_expired_leases"))) {
-                    ps.setInt(1, BATCH);
-                    try (ResultSet rs = ps.executeQuery()) {
-                        while (rs.next()) {
-                            n++;
-                        }
-                    }
-                }
-                total += n;
-            } while (n == BATCH);
-        }
+        int total = BatchedStatement.runUntilDrained(dataSource, sql.get("rescue_expired_leases"), BATCH, row -> { });
         if (total > 0) {
             log.info("rescued {} jobs whose lease expired", total);
         }

@@ -3,6 +3,7 @@ package dev.skipjack.internal.schema;
 import dev.skipjack.SkipjackException;
 import dev.skipjack.internal.sql.SqlStatements;
 import dev.skipjack.internal.sql.TableNames;
+import dev.skipjack.internal.sql.Transactions;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -43,19 +44,8 @@ public final class Migrator {
 
     /** Brings the schema up to date; returns the versions applied by this call. */
     public List<Integer> migrate(DataSource dataSource) {
-        try (Connection c = dataSource.getConnection()) {
-            boolean autoCommit = c.getAutoCommit();
-            c.setAutoCommit(false);
-            try {
-                List<Integer> applied = migrate(c);
-                c.commit();
-                return applied;
-            } catch (SQLException | RuntimeException e) {
-                c.rollback();
-                throw e;
-            } finally {
-                c.setAutoCommit(autoCommit);
-            }
+        try {
+            return Transactions.inTransaction(dataSource, this::migrate);
         } catch (SQLException e) {
             throw new SkipjackException("migration of schema " + names.schema() + " failed: " + e.getMessage(), e);
         }
