@@ -55,10 +55,10 @@ public final class LeaseHeartbeat implements Runnable {
                 c.setAutoCommit(true);
             }
             try (PreparedStatement ps = c.prepareStatement(sql.get("extend_leases"))) {
-                ps.setLong(1, ctx.lease().toMillis());
-                ps.setArray(2, Jdbc.bigintArray(c, leased, Execution::id));
-                ps.setArray(3, Jdbc.intArray(c, leased, Execution::attempt));
-                ps.setString(4, ctx.workerId());
+                ps.setArray(1, Jdbc.bigintArray(c, leased, Execution::id));
+                ps.setArray(2, Jdbc.intArray(c, leased, Execution::attempt));
+                ps.setString(3, ctx.workerId());
+                ps.setLong(4, ctx.lease().toMillis());
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
                         extended.add(List.of(rs.getLong(1), rs.getLong(2)));
