@@ -109,7 +109,7 @@ public final class DashboardCommand implements java.util.concurrent.Callable<Int
                         stop.await();
                     }
                 } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt(); // stop like Ctrl-C: close everything below
+                    // Stop like Ctrl-C. The flag stays clear so the graceful shutdown below can wait.
                 }
             } finally {
                 if (feeder != null) {
