@@ -37,6 +37,12 @@ final class RequestGuard {
         ctx.header("Referrer-Policy", "no-referrer");
         ctx.header("X-Frame-Options", "DENY");
         ctx.header("Cache-Control", "no-store");
+        if (user == null && !loopbackHost(ctx.header("Host"))) {
+            // Without authentication the server listens on loopback only; a Host naming anything
+            // else is a DNS-rebinding page trying to reach it as its own origin.
+            refuse(ctx, 403, "unexpected Host header");
+            return;
+        }
         if (user != null && !authenticated(ctx)) {
             ctx.header("WWW-Authenticate", "Basic realm=\"Skipjack\", charset=\"UTF-8\"");
             refuse(ctx, 401, "authentication required");
@@ -92,6 +98,21 @@ final class RequestGuard {
         } catch (IllegalArgumentException e) {
             return false;
         }
+    }
+
+    static boolean loopbackHost(String hostHeader) {
+        if (hostHeader == null) {
+            return false;
+        }
+        String host = hostHeader;
+        if (host.startsWith("[")) {
+            int end = host.indexOf(']');
+            host = end < 0 ? host : host.substring(1, end);
+        } else if (host.indexOf(':') >= 0) {
+            host = host.substring(0, host.indexOf(':'));
+        }
+        host = host.toLowerCase(java.util.Locale.ROOT);
+        return host.equals("localhost") || host.equals("::1") || host.matches("127\\.\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}");
     }
 
     private static boolean constantTimeEquals(String a, String b) {

@@ -269,6 +269,9 @@ class DashboardBrowserTest {
                     + " return (await fetch('/api/jobs/' + id + '/retry', {method: 'POST', headers: {[s.csrfHeader]: s.csrfToken}})).status; }",
                     String.valueOf(failedId));
             assertThat(status).isEqualTo(403);
+            // Without authentication only loopback Host names are served (no DNS rebinding).
+            assertThat(statusLine(readOnly.port(), "localhost:" + readOnly.port())).contains(" 200 ");
+            assertThat(statusLine(readOnly.port(), "rebound.example:" + readOnly.port())).contains(" 403 ");
         }
         assertThat(count("SELECT count(*) FROM {{jobs}} WHERE id = " + failedId + " AND state = 'discarded'")).isEqualTo(1);
         assertThat(SkipjackDashboard.builder(skipjack.admin()).host("0.0.0.0").port(0).build().authenticationRequired())
@@ -285,6 +288,16 @@ class DashboardBrowserTest {
             Path docs = Paths.get("..", "docs", "images", name);
             Files.createDirectories(docs.getParent());
             Files.copy(out, docs, StandardCopyOption.REPLACE_EXISTING);
+        }
+    }
+
+    /** A raw request, because java.net.http will not send a Host header of our choosing. */
+    private static String statusLine(int port, String host) throws Exception {
+        try (java.net.Socket socket = new java.net.Socket("127.0.0.1", port)) {
+            socket.getOutputStream().write(("GET /api/overview HTTP/1.1\r\nHost: " + host + "\r\nConnection: close\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+            return new java.io.BufferedReader(new java.io.InputStreamReader(socket.getInputStream(), StandardCharsets.US_ASCII))
+                    .readLine();
         }
     }
 

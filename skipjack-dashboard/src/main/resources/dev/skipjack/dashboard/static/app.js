@@ -143,7 +143,7 @@ async function overviewView() {
 
 /** Stacked bars per minute, drawn with SVG elements made through the DOM. */
 function chart(buckets) {
-  const w = 960, h = 150, pad = 24;
+  const w = Math.max(600, document.getElementById('view').clientWidth - 26), h = 150, pad = 24;
   const max = Math.max(1, ...buckets.map(b => b.completed + b.discarded + b.cancelled));
   const bw = (w - pad) / Math.max(1, buckets.length);
   const root = svg('svg', { viewBox: `0 0 ${w} ${h + 14}`, role: 'img', 'aria-label': 'finished jobs per minute' });
@@ -241,8 +241,11 @@ async function jobView(id) {
 
   document.getElementById('view').replaceChildren(
     el('h1', {}, 'Job ' + j.id + ' ', el('span', { class: 'muted' }, j.kind), ' ', stateBadge(j.state)),
-    el('div', { class: 'actions' }, action('retry', 'Retry', 'primary'), action('cancel', 'Cancel'),
-      action('delete', 'Delete', 'danger')),
+    // Only the actions the job's state allows (the server checks again: see docs/state-machine.md).
+    el('div', { class: 'actions' },
+      ['available', 'running'].includes(j.state) ? null : action('retry', 'Retry', 'primary'),
+      ['scheduled', 'available', 'retryable', 'running'].includes(j.state) ? action('cancel', 'Cancel') : null,
+      j.state === 'running' ? null : action('delete', 'Delete', 'danger')),
     el('div', { class: 'panel' }, el('dl', {},
       el('dt', {}, 'Queue'), el('dd', {}, j.queue),
       el('dt', {}, 'State'), el('dd', { id: 'job-state' }, j.state),
