@@ -90,7 +90,7 @@ public final class SkipjackAdmin {
     }
 
     /** Binds the seven optional filters of list_jobs.sql / list_job_ids.sql; returns the next parameter index. */
-    private static int bindFilter(Connection c, PreparedStatement ps, JobQuery q) throws SQLException {
+    static int bindFilter(Connection c, PreparedStatement ps, JobQuery q) throws SQLException {
         int i = 1;
         Array queues = q.queues().isEmpty() ? null : Jdbc.textArray(c, q.queues());
         Array kinds = q.kinds().isEmpty() ? null : Jdbc.textArray(c, q.kinds());

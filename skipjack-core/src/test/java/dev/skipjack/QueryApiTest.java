@@ -91,6 +91,31 @@ class QueryApiTest extends DatabaseTest {
     }
 
     @Test
+    void aDeepPageWalksThePrimaryKeyBackwardsFromTheCursorWithoutSortingOrSkipping() throws SQLException {
+        admin();
+        insertHundredThousand();
+        String listJobs = new dev.skipjack.internal.sql.SqlStatements("postgres",
+                new dev.skipjack.internal.sql.TableNames(schema, "skipjack_")).get("list_jobs");
+        StringBuilder plan = new StringBuilder();
+        try (Connection c = dataSource.getConnection();
+             PreparedStatement ps = c.prepareStatement("EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF) " + listJobs)) {
+            JobQuery deep = JobQuery.all().after(1_000L).limit(50);
+            int next = SkipjackAdmin.bindFilter(c, ps, deep);
+            ps.setInt(next, deep.limit() + 1);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    plan.append(rs.getString(1)).append('\n');
+                }
+            }
+        }
+        assertThat(plan.toString()).as(plan.toString())
+                // 51 rows read for a page of 50 (one more says whether there is a next page), from the cursor on.
+                .contains("Index Scan Backward using skipjack_jobs_pkey on skipjack_jobs (actual rows=51 loops=1)")
+                .contains("Index Cond: (id < '1000'::bigint)")
+                .doesNotContain("Sort").doesNotContain("Seq Scan");
+    }
+
+    @Test
     void jsonArgsFilterFindsDiscardedSendEmailJobsOfOneUser() {
         SkipjackAdmin admin = admin();
         insertHundredThousand();
