@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import dev.skipjack.internal.enqueue.InsertRow;
 import dev.skipjack.internal.enqueue.JobInserter;
+import dev.skipjack.internal.query.JobInfoReader;
 import dev.skipjack.internal.schema.Migrator;
 import dev.skipjack.internal.sql.Jdbc;
 import dev.skipjack.internal.sql.SqlStatements;
@@ -267,6 +268,16 @@ public final class Skipjack implements AutoCloseable {
         } catch (SQLException e) {
             throw new SkipjackException("reading job " + id + " failed: " + e.getMessage(), e);
         }
+    }
+
+    /** Operator actions and queries on this client's tables: find, count, retry, cancel, pause (F-25). */
+    public SkipjackAdmin admin() {
+        return new SkipjackAdmin(dataSource, sql, new JobInfoReader(mapper), queues -> {
+            WorkerRuntime rt = runtime;
+            if (rt != null) {
+                rt.wake(queues);
+            }
+        });
     }
 
     /** Job counts per state over all queues. States with no jobs are present with 0. */

@@ -51,6 +51,7 @@ public final class TableNames {
     public String render(String template) {
         return template
                 .replace("{{jobs}}", qualified("jobs"))
+                .replace("{{queues}}", qualified("queues"))
                 .replace("{{migrations}}", qualified("schema_migrations"))
                 .replace("{{schema}}", quotedSchema())
                 .replace("{{prefix}}", prefix);

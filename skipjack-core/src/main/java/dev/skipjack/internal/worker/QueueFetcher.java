@@ -1,6 +1,7 @@
 package dev.skipjack.internal.worker;
 
 import dev.skipjack.internal.claim.ClaimedJob;
+import dev.skipjack.internal.pause.PausedQueues;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -35,6 +36,7 @@ public final class QueueFetcher {
     /** Kinds the lease claim leaves alone: transactional ones and ones this client only declares. */
     private final Set<String> notLeaseClaimed;
     private final Duration pollInterval;
+    private final PausedQueues pausedQueues;
     private final Semaphore slots;
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition wake = lock.newCondition();
@@ -44,7 +46,7 @@ public final class QueueFetcher {
     private volatile boolean running;
 
     public QueueFetcher(WorkerContext ctx, String queue, int concurrency, int maxBatch, Set<String> transactionalKinds,
-                        Set<String> kindsRunElsewhere, Duration pollInterval) {
+                        Set<String> kindsRunElsewhere, Duration pollInterval, PausedQueues pausedQueues) {
         this.ctx = ctx;
         this.runner = new JobRunner(ctx);
         this.queue = queue;
@@ -55,6 +57,7 @@ public final class QueueFetcher {
         skipped.addAll(kindsRunElsewhere);
         this.notLeaseClaimed = Set.copyOf(skipped);
         this.pollInterval = pollInterval;
+        this.pausedQueues = pausedQueues;
         this.slots = new Semaphore(concurrency);
         this.thread = new Thread(this::loop, "skipjack-fetcher-" + queue);
         this.thread.setDaemon(true);
@@ -126,6 +129,9 @@ public final class QueueFetcher {
      * cannot starve them), then claim lease-mode jobs for the rest. Returns jobs started.
      */
     private int fetchOnce() throws Exception {
+        if (pausedQueues.isPaused(queue)) {
+            return 0; // resuming wakes this fetcher
+        }
         int started = 0;
         if (!transactionalKinds.isEmpty() && transactionalWorkLikely) {
             int share = Math.max(1, slots.availablePermits() / 2);
@@ -182,7 +188,7 @@ public final class QueueFetcher {
     }
 
     private void runTransactionalJobs() {
-        for (int i = 0; i < TRANSACTIONAL_RUN_LENGTH && running; i++) {
+        for (int i = 0; i < TRANSACTIONAL_RUN_LENGTH && running && !pausedQueues.isPaused(queue); i++) {
             if (!runner.runOneTransactional(queue, transactionalKinds)) {
                 transactionalWorkLikely = false;
                 return;

@@ -6,6 +6,7 @@ import dev.skipjack.internal.complete.BatchCompleter;
 import dev.skipjack.internal.complete.CompletionWriter;
 import dev.skipjack.internal.maintenance.DueJobPromoter;
 import dev.skipjack.internal.maintenance.LeaseRescuer;
+import dev.skipjack.internal.pause.PausedQueues;
 import dev.skipjack.internal.sql.SqlStatements;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -47,6 +48,7 @@ public final class WorkerRuntime {
     private final Timing timing;
     private final ScheduledExecutorService heartbeatTimer;
     private final ScheduledExecutorService maintenanceTimer;
+    private final PausedQueues pausedQueues;
 
     public WorkerRuntime(DataSource dataSource, SqlStatements sql, String workerId, ObjectMapper mapper,
                          Map<String, RegisteredKind> kinds, List<QueueSettings> queues, Timing timing) {
@@ -67,6 +69,7 @@ public final class WorkerRuntime {
                 new JobClaimer(sql, workerId, timing.lease()), writer, completer, tracker, translator, jobThreads, timeouts);
         // Kinds claimed only by their own path: transactional kinds by job threads in a transaction,
         // declared-only kinds by whichever service has their handler.
+        this.pausedQueues = new PausedQueues(dataSource, sql, this::wake);
         Set<String> transactionalKinds = new TreeSet<>();
         Set<String> kindsRunElsewhere = new TreeSet<>();
         for (RegisteredKind k : kinds.values()) {
@@ -78,12 +81,16 @@ public final class WorkerRuntime {
         }
         for (QueueSettings q : queues) {
             fetchers.put(q.name(), new QueueFetcher(ctx, q.name(), q.concurrency(), q.maxBatch(), transactionalKinds,
-                    kindsRunElsewhere, timing.pollInterval()));
+                    kindsRunElsewhere, timing.pollInterval(), pausedQueues));
         }
     }
 
     public void start() {
         ctx.completer().start();
+        // Read pauses before the first claim, so a paused queue is never claimed from at start-up.
+        pausedQueues.run();
+        maintenanceTimer.scheduleWithFixedDelay(pausedQueues, PausedQueues.REFRESH_INTERVAL.toMillis(),
+                PausedQueues.REFRESH_INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
         heartbeatTimer.scheduleWithFixedDelay(new LeaseHeartbeat(ctx, sql), timing.heartbeatInterval().toMillis(),
                 timing.heartbeatInterval().toMillis(), TimeUnit.MILLISECONDS);
         maintenanceTimer.scheduleWithFixedDelay(new LeaseRescuer(ctx.dataSource(), sql), timing.rescueInterval().toMillis(),

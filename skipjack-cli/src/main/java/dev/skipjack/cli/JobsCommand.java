@@ -1,0 +1,343 @@
+package dev.skipjack.cli;
+
+import dev.skipjack.InvalidJobException;
+import dev.skipjack.JobAction;
+import dev.skipjack.JobError;
+import dev.skipjack.JobInfo;
+import dev.skipjack.JobPage;
+import dev.skipjack.JobQuery;
+import dev.skipjack.SkipjackAdmin;
+import dev.skipjack.cli.output.JsonOutput;
+import dev.skipjack.cli.output.Table;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+
+/** {@code skipjack jobs ...}: find jobs and act on them. */
+@Command(name = "jobs", mixinStandardHelpOptions = true,
+        description = "Lists, shows, retries, cancels, discards, deletes and snoozes jobs.",
+        subcommands = {JobsCommand.List.class, JobsCommand.Show.class, JobsCommand.Retry.class, JobsCommand.Cancel.class,
+                JobsCommand.Discard.class, JobsCommand.Delete.class, JobsCommand.Snooze.class})
+public final class JobsCommand implements Runnable {
+
+    @CommandLine.Spec
+    private CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(spec.commandLine().getOut());
+    }
+
+    /** Turns a bad filter from the core into a usage error (exit 2) naming the problem. */
+    static <T> T usage(CommandLine commandLine, java.util.function.Supplier<T> build) {
+        try {
+            return build.get();
+        } catch (InvalidJobException e) {
+            throw new CommandLine.ParameterException(commandLine, e.getMessage());
+        }
+    }
+
+    @Command(name = "list", mixinStandardHelpOptions = true,
+            description = {"Lists jobs, newest first, one page at a time.",
+                    "Example: skipjack jobs list --kind send-email --state discarded --args '{\"userId\": 42}'"})
+    static final class List implements Callable<Integer> {
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec spec;
+        @Mixin
+        DatabaseOptions database;
+        @Mixin
+        JobFilterOptions filter;
+        @Option(names = {"-n", "--limit"}, defaultValue = "50", description = "Jobs per page (default: ${DEFAULT-VALUE}).")
+        int limit;
+        @Option(names = "--after", paramLabel = "CURSOR", description = "Continue after this cursor (printed under the previous page).")
+        Long after;
+        @Option(names = "--json", description = "Print JSON for scripts.")
+        boolean json;
+
+        @Override
+        public Integer call() {
+            CommandLine cl = spec.commandLine();
+            JobQuery query = usage(cl, () -> filter.toQuery().limit(limit).after(after));
+            PrintWriter out = cl.getOut();
+            try (AdminConnection db = AdminConnection.open(cl, database)) {
+                JobPage page = db.admin().jobs(query);
+                if (json) {
+                    JsonOutput.print(out, JsonOutput.page(page));
+                    return ExitCode.OK;
+                }
+                Table table = new Table("ID", "QUEUE", "KIND", "STATE", "ATTEMPT", "CREATED", "ARGS / LAST ERROR").right(0);
+                for (JobInfo j : page.jobs()) {
+                    String detail = j.argsJson();
+                    if (!j.errors().isEmpty()) {
+                        JobError last = j.errors().get(j.errors().size() - 1);
+                        detail = detail + "  ! " + last.errorClass() + ": " + last.message();
+                    }
+                    table.row(j.id(), j.queue(), j.kind(), j.state().dbValue(), j.attempt() + "/" + j.maxAttempts(),
+                            ago(j.createdAt()), detail);
+                }
+                if (table.size() == 0) {
+                    out.println("No jobs match.");
+                } else {
+                    table.print(out, Table.terminalWidth());
+                }
+                if (page.hasMore()) {
+                    out.println("More: add --after " + page.nextCursor());
+                }
+                out.flush();
+                return ExitCode.OK;
+            }
+        }
+    }
+
+    @Command(name = "show", mixinStandardHelpOptions = true,
+            description = "Shows one job: args, attempts and the error history with stack traces.")
+    static final class Show implements Callable<Integer> {
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec spec;
+        @Mixin
+        DatabaseOptions database;
+        @Parameters(paramLabel = "ID", description = "The job id.")
+        long id;
+        @Option(names = "--json", description = "Print JSON for scripts.")
+        boolean json;
+
+        @Override
+        public Integer call() {
+            CommandLine cl = spec.commandLine();
+            PrintWriter out = cl.getOut();
+            try (AdminConnection db = AdminConnection.open(cl, database)) {
+                var found = db.admin().job(id);
+                if (found.isEmpty()) {
+                    cl.getErr().println("skipjack jobs show: no job " + id);
+                    return ExitCode.NOT_FOUND;
+                }
+                JobInfo j = found.get();
+                if (json) {
+                    JsonOutput.print(out, JsonOutput.job(j, true));
+                    return ExitCode.OK;
+                }
+                out.printf("Job %d  %s  (queue %s, priority %d)%n", j.id(), j.kind(), j.queue(), j.priority());
+                out.printf("  state      %s%n", j.state().dbValue());
+                out.printf("  attempt    %d of %d%n", j.attempt(), j.maxAttempts());
+                out.printf("  created    %s%n", j.createdAt());
+                out.printf("  run at     %s%n", j.runAt());
+                if (j.attemptedAt() != null) {
+                    out.printf("  attempted  %s by %s%n", j.attemptedAt(), Table.clean(String.valueOf(j.claimedBy())));
+                }
+                if (j.finishedAt() != null) {
+                    out.printf("  finished   %s%n", j.finishedAt());
+                }
+                out.printf("  args       %s%n", Table.clean(j.argsJson()));
+                if (j.errors().isEmpty()) {
+                    out.println("  no errors");
+                } else {
+                    out.printf("Errors (%d):%n", j.errors().size());
+                    for (JobError e : j.errors()) {
+                        out.printf("  attempt %d at %s: %s: %s%n", e.attempt(), e.at(), Table.clean(String.valueOf(e.errorClass())),
+                                Table.clean(String.valueOf(e.message())));
+                        if (e.stack() != null) {
+                            for (String line : e.stack().split("\n")) {
+                                out.println("      " + Table.clean(line));
+                            }
+                        }
+                    }
+                }
+                out.flush();
+                return ExitCode.OK;
+            }
+        }
+    }
+
+    /** The shared shape of retry, cancel, discard, delete and snooze: ids, or a filter. */
+    abstract static class Action implements Callable<Integer> {
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec spec;
+        @Mixin
+        DatabaseOptions database;
+        @Mixin
+        JobFilterOptions filter;
+        @Parameters(paramLabel = "ID", arity = "0..*", description = "Job ids. Without ids, acts on every job the filter options match.")
+        java.util.List<Long> ids = new ArrayList<>();
+        @Option(names = "--all", description = "With no filter options: act on every job (required as a safeguard).")
+        boolean all;
+        @Option(names = "--json", description = "Print {\"changed\": N} for scripts.")
+        boolean json;
+
+        abstract String verb();
+
+        abstract boolean one(SkipjackAdmin admin, long id);
+
+        abstract long many(SkipjackAdmin admin, JobQuery query, java.util.function.LongConsumer progress);
+
+        @Override
+        public Integer call() {
+            CommandLine cl = spec.commandLine();
+            if (!ids.isEmpty() && (filter.any() || all)) {
+                throw new CommandLine.ParameterException(cl, "give job ids or filter options, not both");
+            }
+            if (ids.isEmpty() && !filter.any() && !all) {
+                throw new CommandLine.ParameterException(cl, "give job ids, filter options (--queue, --kind, --state,"
+                        + " --args, --since ...), or --all to " + verb() + " every job");
+            }
+            JobQuery query = ids.isEmpty() ? usage(cl, filter::toQuery) : null;
+            PrintWriter out = cl.getOut();
+            PrintWriter err = cl.getErr();
+            long changed = 0;
+            try (AdminConnection db = AdminConnection.open(cl, database)) {
+                SkipjackAdmin admin = db.admin();
+                if (query == null) {
+                    for (long id : ids) {
+                        boolean ok = one(admin, id);
+                        changed += ok ? 1 : 0;
+                        if (!json) {
+                            out.println(ok ? verb(true) + " job " + id
+                                    : "job " + id + " not " + verb(true) + " (no such job, or its state does not allow it)");
+                        }
+                    }
+                } else {
+                    long startNanos = System.nanoTime();
+                    changed = many(admin, query, n -> {
+                        err.printf("\r%s: %,d jobs so far (%.1f s)", verb(), n, (System.nanoTime() - startNanos) / 1e9);
+                        err.flush();
+                    });
+                    err.println();
+                    if (!json) {
+                        out.printf(Locale.ROOT, "%s %,d jobs%n", capitalized(verb(true)), changed);
+                    }
+                }
+            }
+            if (json) {
+                JsonOutput.print(out, JsonOutput.MAPPER.createObjectNode().put("changed", changed));
+            }
+            out.flush();
+            return changed == 0 ? ExitCode.NOTHING_CHANGED : ExitCode.OK;
+        }
+
+        String verb(boolean past) {
+            String v = verb();
+            if (!past) {
+                return v;
+            }
+            return switch (v) {
+                case "retry" -> "retried";
+                case "cancel" -> "cancelled";
+                case "discard" -> "discarded";
+                default -> v + "d"; // delete, snooze
+            };
+        }
+
+        private static String capitalized(String s) {
+            return Character.toUpperCase(s.charAt(0)) + s.substring(1);
+        }
+    }
+
+    /** Actions that map to one {@link JobAction}. */
+    abstract static class SimpleAction extends Action {
+        abstract JobAction action();
+
+        @Override
+        boolean one(SkipjackAdmin admin, long id) {
+            return admin.act(action(), id);
+        }
+
+        @Override
+        long many(SkipjackAdmin admin, JobQuery query, java.util.function.LongConsumer progress) {
+            return admin.act(action(), query, progress);
+        }
+
+        @Override
+        String verb() {
+            return action().name().toLowerCase(Locale.ROOT);
+        }
+    }
+
+    @Command(name = "retry", mixinStandardHelpOptions = true,
+            description = {"Makes jobs available to run now (not running or available ones);"
+                    + " a job out of attempts gets one more.", "Exit code 4 when nothing changed."})
+    static final class Retry extends SimpleAction {
+        @Override
+        JobAction action() {
+            return JobAction.RETRY;
+        }
+    }
+
+    @Command(name = "cancel", mixinStandardHelpOptions = true,
+            description = {"Cancels jobs that have not finished. A running job's handler is not interrupted;"
+                    + " its outcome is ignored.", "Exit code 4 when nothing changed."})
+    static final class Cancel extends SimpleAction {
+        @Override
+        JobAction action() {
+            return JobAction.CANCEL;
+        }
+    }
+
+    @Command(name = "discard", mixinStandardHelpOptions = true,
+            description = {"Discards jobs that have not finished.", "Exit code 4 when nothing changed."})
+    static final class Discard extends SimpleAction {
+        @Override
+        JobAction action() {
+            return JobAction.DISCARD;
+        }
+    }
+
+    @Command(name = "delete", mixinStandardHelpOptions = true,
+            description = {"Deletes jobs that are not running.", "Exit code 4 when nothing changed."})
+    static final class Delete extends SimpleAction {
+        @Override
+        JobAction action() {
+            return JobAction.DELETE;
+        }
+    }
+
+    @Command(name = "snooze", mixinStandardHelpOptions = true,
+            description = {"Pushes waiting jobs (scheduled, available, retryable) to run later.", "Exit code 4 when nothing changed."})
+    static final class Snooze extends Action {
+        @Option(names = "--for", required = true, paramLabel = "DURATION", converter = DurationConverter.class,
+                description = "How long from now, e.g. 30m.")
+        Duration delay;
+
+        @Override
+        String verb() {
+            return "snooze";
+        }
+
+        @Override
+        boolean one(SkipjackAdmin admin, long id) {
+            return usage(spec.commandLine(), () -> admin.snooze(id, delay));
+        }
+
+        @Override
+        long many(SkipjackAdmin admin, JobQuery query, java.util.function.LongConsumer progress) {
+            return usage(spec.commandLine(), () -> admin.snooze(query, delay));
+        }
+    }
+
+    /** "3s ago", "5m ago", "2h ago", "4d ago": short enough for a table column. */
+    static String ago(Instant t) {
+        if (t == null) {
+            return "";
+        }
+        long s = Math.max(0, ChronoUnit.SECONDS.between(t, Instant.now()));
+        if (s < 120) {
+            return s + "s ago";
+        }
+        if (s < 7_200) {
+            return s / 60 + "m ago";
+        }
+        if (s < 172_800) {
+            return s / 3_600 + "h ago";
+        }
+        return s / 86_400 + "d ago";
+    }
+}

@@ -1,0 +1,29 @@
+package dev.skipjack;
+
+import java.time.Instant;
+import java.util.Map;
+
+/**
+ * A queue as operators see it: whether it is paused and how many jobs it holds in each state.
+ *
+ * @param pausedAt when it was paused, or null when it runs
+ * @param counts   jobs per state; every state is present, 0 when empty
+ */
+public record QueueInfo(String name, Instant pausedAt, Map<JobState, Long> counts) {
+
+    public QueueInfo {
+        counts = Map.copyOf(counts);
+    }
+
+    public boolean paused() {
+        return pausedAt != null;
+    }
+
+    public long count(JobState state) {
+        return counts.getOrDefault(state, 0L);
+    }
+
+    public long total() {
+        return counts.values().stream().mapToLong(Long::longValue).sum();
+    }
+}

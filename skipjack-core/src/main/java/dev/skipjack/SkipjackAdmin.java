@@ -1,0 +1,370 @@
+package dev.skipjack;
+
+import dev.skipjack.internal.query.JobInfoReader;
+import dev.skipjack.internal.sql.Jdbc;
+import dev.skipjack.internal.sql.SqlStatements;
+
+import java.sql.Array;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.sql.Types;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.function.Consumer;
+import java.util.function.LongConsumer;
+import javax.sql.DataSource;
+
+/**
+ * What operators do to a running queue (F-25): find jobs, count them, retry, cancel, discard,
+ * delete or snooze one job or every job matching a {@link JobQuery}, pause and resume queues on
+ * every node. Get one from {@link Skipjack#admin()}; a client needs no handlers for this.
+ * Thread-safe; every call runs on its own pooled connection.
+ */
+public final class SkipjackAdmin {
+
+    /** Jobs acted on per statement when acting on a filter, so no statement holds many row locks for long. */
+    public static final int BULK_BATCH = 1_000;
+    /** Longest snooze accepted. */
+    public static final Duration MAX_SNOOZE = Duration.ofDays(3650);
+
+    private final DataSource dataSource;
+    private final SqlStatements sql;
+    private final JobInfoReader reader;
+    private final Consumer<Set<String>> wakeLocalFetchers;
+
+    SkipjackAdmin(DataSource dataSource, SqlStatements sql, JobInfoReader reader, Consumer<Set<String>> wakeLocalFetchers) {
+        this.dataSource = dataSource;
+        this.sql = sql;
+        this.reader = reader;
+        this.wakeLocalFetchers = wakeLocalFetchers;
+    }
+
+    // ---------------------------------------------------------------- find
+
+    /** One page of jobs matching {@code query}, newest first. */
+    public JobPage jobs(JobQuery query) {
+        try (Connection c = dataSource.getConnection();
+             PreparedStatement ps = c.prepareStatement(sql.get("list_jobs"))) {
+            int next = bindFilter(c, ps, query);
+            ps.setInt(next, query.limit() + 1);
+            List<JobInfo> jobs = new ArrayList<>();
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    jobs.add(reader.read(rs));
+                }
+            }
+            Long cursor = null;
+            if (jobs.size() > query.limit()) {
+                jobs.remove(jobs.size() - 1);
+                cursor = jobs.get(jobs.size() - 1).id();
+            }
+            return new JobPage(jobs, cursor);
+        } catch (SQLException e) {
+            throw new SkipjackException("listing jobs (" + query + ") failed: " + e.getMessage(), e);
+        }
+    }
+
+    /** The job with this id, with its args and error history. */
+    public Optional<JobInfo> job(long id) {
+        try (Connection c = dataSource.getConnection();
+             PreparedStatement ps = c.prepareStatement(sql.get("find_job"))) {
+            ps.setLong(1, id);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? Optional.of(reader.read(rs)) : Optional.empty();
+            }
+        } catch (SQLException e) {
+            throw new SkipjackException("reading job " + id + " failed: " + e.getMessage(), e);
+        }
+    }
+
+    /** Binds the seven optional filters of list_jobs.sql / list_job_ids.sql; returns the next parameter index. */
+    static int bindFilter(Connection c, PreparedStatement ps, JobQuery q) throws SQLException {
+        int i = 1;
+        Array queues = q.queues().isEmpty() ? null : Jdbc.textArray(c, q.queues());
+        Array kinds = q.kinds().isEmpty() ? null : Jdbc.textArray(c, q.kinds());
+        Array states = q.states().isEmpty() ? null : Jdbc.textArray(c, q.states(), JobState::dbValue);
+        for (Array a : new Array[] {queues, kinds, states}) {
+            ps.setArray(i++, a);
+            ps.setArray(i++, a);
+        }
+        for (Instant t : new Instant[] {q.createdFrom(), q.createdBefore()}) {
+            Timestamp ts = t == null ? null : Timestamp.from(t);
+            ps.setTimestamp(i++, ts);
+            ps.setTimestamp(i++, ts);
+        }
+        ps.setString(i++, q.argsContain());
+        ps.setString(i++, q.argsContain());
+        if (q.after() == null) {
+            ps.setNull(i++, Types.BIGINT);
+            ps.setNull(i++, Types.BIGINT);
+        } else {
+            ps.setLong(i++, q.after());
+            ps.setLong(i++, q.after());
+        }
+        return i;
+    }
+
+    // ---------------------------------------------------------------- count
+
+    /** Every queue that has jobs or was ever paused, by name, with its counts per state. */
+    public List<QueueInfo> queues() {
+        Map<String, Instant> pausedAt = new TreeMap<>();
+        Map<String, Map<JobState, Long>> counts = new TreeMap<>();
+        try (Connection c = dataSource.getConnection();
+             PreparedStatement ps = c.prepareStatement(sql.get("list_queues"));
+             ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+                String queue = rs.getString(1);
+                pausedAt.put(queue, Jdbc.instant(rs.getTimestamp(2)));
+                Map<JobState, Long> perState = counts.computeIfAbsent(queue, q -> zeroCounts());
+                String state = rs.getString(3);
+                if (state != null) {
+                    perState.put(JobState.fromDb(state), rs.getLong(4));
+                }
+            }
+        } catch (SQLException e) {
+            throw new SkipjackException("listing queues failed: " + e.getMessage(), e);
+        }
+        List<QueueInfo> out = new ArrayList<>();
+        counts.forEach((name, perState) -> out.add(new QueueInfo(name, pausedAt.get(name), perState)));
+        return out;
+    }
+
+    /** Job counts per state over all queues; every state is present. */
+    public Map<JobState, Long> countByState() {
+        Map<JobState, Long> total = zeroCounts();
+        for (QueueInfo q : queues()) {
+            q.counts().forEach((s, n) -> total.merge(s, n, Long::sum));
+        }
+        return total;
+    }
+
+    /**
+     * Jobs finished per bucket over the last {@code window}, oldest first; buckets with nothing
+     * finished are present with zeros. At most 1,000 buckets.
+     */
+    public List<ThroughputBucket> throughput(Duration window, Duration bucket) {
+        if (window == null || bucket == null || bucket.getSeconds() < 1 || window.compareTo(bucket) < 0
+                || window.dividedBy(bucket) > 1_000) {
+            throw new InvalidOptionException("throughput needs a bucket of at least 1 s and a window of 1 to 1000 buckets, got window "
+                    + window + " and bucket " + bucket);
+        }
+        long width = bucket.getSeconds();
+        Map<Long, long[]> byStart = new TreeMap<>();
+        long nowSec;
+        try (Connection c = dataSource.getConnection()) {
+            try (PreparedStatement now = c.prepareStatement("SELECT extract(epoch FROM now())::bigint");
+                 ResultSet rs = now.executeQuery()) {
+                rs.next();
+                nowSec = rs.getLong(1);
+            }
+            long firstStart = Math.floorDiv(nowSec - window.getSeconds(), width) * width + width;
+            for (long s = firstStart; s <= nowSec; s += width) {
+                byStart.put(s, new long[3]);
+            }
+            try (PreparedStatement ps = c.prepareStatement(sql.get("throughput"))) {
+                ps.setLong(1, width);
+                ps.setLong(2, width);
+                ps.setTimestamp(3, Timestamp.from(Instant.ofEpochSecond(firstStart)));
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        long start = rs.getTimestamp(1).toInstant().getEpochSecond();
+                        long[] n = byStart.computeIfAbsent(start, k -> new long[3]);
+                        switch (JobState.fromDb(rs.getString(2))) {
+                            case COMPLETED -> n[0] += rs.getLong(3);
+                            case DISCARDED -> n[1] += rs.getLong(3);
+                            case CANCELLED -> n[2] += rs.getLong(3);
+                            default -> { }
+                        }
+                    }
+                }
+            }
+        } catch (SQLException e) {
+            throw new SkipjackException("reading throughput failed: " + e.getMessage(), e);
+        }
+        List<ThroughputBucket> out = new ArrayList<>();
+        byStart.forEach((s, n) -> out.add(new ThroughputBucket(Instant.ofEpochSecond(s), n[0], n[1], n[2])));
+        return out;
+    }
+
+    private static Map<JobState, Long> zeroCounts() {
+        Map<JobState, Long> m = new EnumMap<>(JobState.class);
+        for (JobState s : JobState.values()) {
+            m.put(s, 0L);
+        }
+        return m;
+    }
+
+    // ---------------------------------------------------------------- act
+
+    /** Applies {@code action} to one job; false when the job does not exist or its state does not allow it. */
+    public boolean act(JobAction action, long id) {
+        return apply(action, null, new long[] {id}) == 1;
+    }
+
+    /** Applies {@code action} to every job matching {@code filter} (its limit is ignored); returns how many changed. */
+    public long act(JobAction action, JobQuery filter) {
+        return act(action, filter, n -> { });
+    }
+
+    /** As {@link #act(JobAction, JobQuery)}, telling {@code progress} the running total after each batch. */
+    public long act(JobAction action, JobQuery filter, LongConsumer progress) {
+        return forEachBatch(filter, ids -> apply(action, null, ids), progress);
+    }
+
+    public boolean retry(long id) {
+        return act(JobAction.RETRY, id);
+    }
+
+    public boolean cancel(long id) {
+        return act(JobAction.CANCEL, id);
+    }
+
+    public boolean discard(long id) {
+        return act(JobAction.DISCARD, id);
+    }
+
+    public boolean delete(long id) {
+        return act(JobAction.DELETE, id);
+    }
+
+    /** Makes a waiting job (scheduled, available, retryable) scheduled to run {@code delay} from now. */
+    public boolean snooze(long id, Duration delay) {
+        return apply(null, requireSnooze(delay), new long[] {id}) == 1;
+    }
+
+    /** Snoozes every waiting job matching {@code filter}; returns how many changed. */
+    public long snooze(JobQuery filter, Duration delay) {
+        Duration d = requireSnooze(delay);
+        return forEachBatch(filter, ids -> apply(null, d, ids), n -> { });
+    }
+
+    private static Duration requireSnooze(Duration delay) {
+        if (delay == null || delay.isNegative() || delay.compareTo(MAX_SNOOZE) > 0) {
+            throw new InvalidOptionException("snooze must be between 0 and " + MAX_SNOOZE + ", got " + delay);
+        }
+        return delay;
+    }
+
+    private interface Batch {
+        int apply(long[] ids);
+    }
+
+    /** Walks the ids matching {@code filter} newest first by keyset and applies {@code batch} to each page of them. */
+    private long forEachBatch(JobQuery filter, Batch batch, LongConsumer progress) {
+        long total = 0;
+        Long cursor = filter.after();
+        while (true) {
+            long[] ids = ids(filter.after(cursor));
+            if (ids.length == 0) {
+                return total;
+            }
+            total += batch.apply(ids);
+            progress.accept(total);
+            if (ids.length < BULK_BATCH) {
+                return total;
+            }
+            cursor = ids[ids.length - 1];
+        }
+    }
+
+    private long[] ids(JobQuery filter) {
+        try (Connection c = dataSource.getConnection();
+             PreparedStatement ps = c.prepareStatement(sql.get("list_job_ids"))) {
+            int next = bindFilter(c, ps, filter);
+            ps.setInt(next, BULK_BATCH);
+            List<Long> ids = new ArrayList<>();
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    ids.add(rs.getLong(1));
+                }
+            }
+            return ids.stream().mapToLong(Long::longValue).toArray();
+        } catch (SQLException e) {
+            throw new SkipjackException("selecting jobs (" + filter + ") failed: " + e.getMessage(), e);
+        }
+    }
+
+    /** One action statement on these ids; {@code snooze} non-null means snooze. Returns rows changed. */
+    private int apply(JobAction action, Duration snooze, long[] ids) {
+        String statement = snooze != null ? "snooze_jobs" : switch (action) {
+            case RETRY -> "retry_jobs";
+            case CANCEL -> "cancel_jobs";
+            case DISCARD -> "discard_jobs";
+            case DELETE -> "delete_jobs";
+        };
+        Set<String> queues = new HashSet<>();
+        int changed = 0;
+        try (Connection c = dataSource.getConnection();
+             PreparedStatement ps = c.prepareStatement(sql.get(statement))) {
+            ps.setArray(1, c.createArrayOf("bigint", java.util.Arrays.stream(ids).boxed().toArray(Long[]::new)));
+            if (snooze != null) {
+                ps.setLong(2, snooze.toMillis());
+            }
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    changed++;
+                    queues.add(rs.getString(2));
+                }
+            }
+        } catch (SQLException e) {
+            throw new SkipjackException(statement.replace('_', ' ') + " failed for " + ids.length + " jobs: " + e.getMessage(), e);
+        }
+        if (action == JobAction.RETRY && !queues.isEmpty()) {
+            wakeLocalFetchers.accept(queues);
+        }
+        return changed;
+    }
+
+    // ---------------------------------------------------------------- pause
+
+    /**
+     * Pauses {@code queue} on every node: within about a second no node claims its jobs; jobs
+     * already running finish. Enqueueing still works. Pausing a paused queue changes nothing.
+     */
+    public void pause(String queue) {
+        updateQueue("pause_queue", queue);
+    }
+
+    /** Resumes a paused queue on every node; resuming a running queue changes nothing. */
+    public void resume(String queue) {
+        updateQueue("resume_queue", queue);
+    }
+
+    private void updateQueue(String statement, String queue) {
+        Limits.requireQueueName(queue);
+        try (Connection c = dataSource.getConnection();
+             PreparedStatement ps = c.prepareStatement(sql.get(statement))) {
+            ps.setString(1, queue);
+            ps.executeUpdate();
+        } catch (SQLException e) {
+            throw new SkipjackException(statement.replace('_', ' ') + " '" + queue + "' failed: " + e.getMessage(), e);
+        }
+        if (statement.equals("resume_queue")) {
+            wakeLocalFetchers.accept(Set.of(queue));
+        }
+    }
+
+    /** Paused queue names and when they were paused. */
+    public Map<String, Instant> pausedQueues() {
+        Map<String, Instant> out = new LinkedHashMap<>();
+        for (QueueInfo q : queues()) {
+            if (q.paused()) {
+                out.put(q.name(), q.pausedAt());
+            }
+        }
+        return out;
+    }
+}

@@ -1,0 +1,46 @@
+package dev.skipjack.internal.query;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.skipjack.JobError;
+import dev.skipjack.JobInfo;
+import dev.skipjack.JobState;
+import dev.skipjack.internal.sql.Jdbc;
+
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Reads the job columns of find_job.sql and list_jobs.sql (same order) into a {@link JobInfo}. */
+public final class JobInfoReader {
+
+    private final ObjectMapper mapper;
+
+    public JobInfoReader(ObjectMapper mapper) {
+        this.mapper = mapper;
+    }
+
+    public JobInfo read(ResultSet rs) throws SQLException {
+        return new JobInfo(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4),
+                rs.getInt(5), JobState.fromDb(rs.getString(6)), Jdbc.instant(rs.getTimestamp(7)), rs.getInt(8),
+                rs.getInt(9), errors(rs.getString(10)), rs.getString(11), Jdbc.instant(rs.getTimestamp(12)),
+                Jdbc.instant(rs.getTimestamp(13)), Jdbc.instant(rs.getTimestamp(14)), Jdbc.instant(rs.getTimestamp(15)));
+    }
+
+    /** The error history; a history that does not parse is shown as one entry rather than failing the read. */
+    private List<JobError> errors(String json) {
+        try {
+            List<JobError> out = new ArrayList<>();
+            for (JsonNode n : mapper.readTree(json)) {
+                out.add(new JobError(n.hasNonNull("at") ? OffsetDateTime.parse(n.get("at").asText()).toInstant() : null,
+                        n.path("attempt").asInt(), n.path("class").asText(null), n.path("message").asText(null),
+                        n.path("stack").asText(null)));
+            }
+            return out;
+        } catch (Exception e) {
+            return List.of(new JobError(null, 0, "UnreadableErrors", e.getMessage(), json));
+        }
+    }
+}

@@ -1,0 +1,19 @@
+-- Operator cancel: ends jobs that have not finished. A running lease-mode job is marked cancelled
+-- and loses its lease; its handler is not interrupted, but its outcome is then ignored because
+-- complete_jobs.sql and record_outcomes.sql only touch rows still 'running'.
+-- Rows held by a running transactional job are skipped (SKIP LOCKED), never waited for.
+-- Index: primary key.
+-- Parameters: ids.
+WITH target AS (
+    SELECT id FROM {{jobs}}
+    WHERE id = ANY (?::bigint[])
+      AND state IN ('scheduled', 'available', 'running', 'retryable')
+    FOR UPDATE SKIP LOCKED
+)
+UPDATE {{jobs}} AS j
+SET state       = 'cancelled',
+    finished_at = now(),
+    lease_until = NULL
+FROM target
+WHERE j.id = target.id
+RETURNING j.id, j.queue

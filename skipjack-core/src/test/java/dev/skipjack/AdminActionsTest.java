@@ -1,0 +1,170 @@
+package dev.skipjack;
+
+import dev.skipjack.testing.DatabaseTest;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * F-25: retry, cancel, discard, delete and snooze of one job or of every job a filter matches,
+ * checked on the rows with plain SQL, and queue pause and resume honoured by running workers.
+ */
+class AdminActionsTest extends DatabaseTest {
+
+    record Args(int userId) {
+    }
+
+    private static final Duration WAIT = Duration.ofSeconds(15);
+
+    private Skipjack declaredOnly() {
+        return client(builder().kind("work", Args.class));
+    }
+
+    private String state(long id) {
+        return JobRow.load(dataSource, schema, id).state();
+    }
+
+    @Test
+    void retryOfADiscardedJobMakesItAvailableWithOneMoreAttemptAndAWorkerRunsIt() {
+        Skipjack s = client(builder().queue("default", 2).handler("work", Args.class,
+                job -> job.attempt() == 1 ? Outcome.discard("bad input") : Outcome.complete()));
+        s.start();
+        long id = s.enqueue("work", new Args(1), EnqueueOptions.defaults().maxAttempts(1));
+        await("discarded", WAIT, () -> state(id).equals("discarded"));
+
+        assertThat(s.admin().retry(id)).isTrue();
+
+        JobRow row = JobRow.load(dataSource, schema, id);
+        assertThat(row.state()).isIn("available", "running", "completed");
+        await("completed after retry", WAIT, () -> state(id).equals("completed"));
+        row = JobRow.load(dataSource, schema, id);
+        assertThat(row.attempt()).isEqualTo(2);
+        assertThat(row.maxAttempts()).isEqualTo(2);
+        assertThat(row.errors()).extracting(JobRow.ErrorEntry::message).containsExactly("bad input");
+    }
+
+    @Test
+    void eachActionChangesOnlyTheStatesItAllows() {
+        Skipjack s = declaredOnly();
+        SkipjackAdmin admin = s.admin();
+        long available = s.enqueue("work", new Args(1));
+        long scheduled = s.enqueue("work", new Args(2), EnqueueOptions.defaults().delay(Duration.ofHours(1)));
+        long completed = s.enqueue("work", new Args(3));
+        execute("UPDATE " + jobsTable() + " SET state = 'completed', finished_at = now() WHERE id = " + completed);
+
+        assertThat(admin.retry(available)).as("already available").isFalse();
+        assertThat(admin.cancel(completed)).as("already finished").isFalse();
+        assertThat(admin.snooze(completed, Duration.ofMinutes(1))).isFalse();
+        assertThat(admin.retry(999_999)).as("no such job").isFalse();
+
+        assertThat(admin.snooze(available, Duration.ofMinutes(10))).isTrue();
+        JobRow snoozed = JobRow.load(dataSource, schema, available);
+        assertThat(snoozed.state()).isEqualTo("scheduled");
+        assertThat(Duration.between(snoozed.createdAt(), snoozed.runAt()).toMinutes()).isBetween(9L, 10L);
+
+        assertThat(admin.cancel(scheduled)).isTrue();
+        assertThat(state(scheduled)).isEqualTo("cancelled");
+        assertThat(JobRow.load(dataSource, schema, scheduled).finishedAt()).isNotNull();
+        assertThat(admin.discard(available)).isTrue();
+        assertThat(state(available)).isEqualTo("discarded");
+
+        assertThat(admin.retry(completed)).isTrue();
+        JobRow retried = JobRow.load(dataSource, schema, completed);
+        assertThat(retried.state()).isEqualTo("available");
+        assertThat(retried.finishedAt()).isNull();
+
+        assertThat(admin.delete(scheduled)).isTrue();
+        assertThat(queryLong("SELECT count(*) FROM " + jobsTable() + " WHERE id = ?", scheduled)).isZero();
+        assertThat(admin.job(scheduled)).isEmpty();
+    }
+
+    @Test
+    void cancellingARunningJobIgnoresItsLaterOutcome() throws Exception {
+        CountDownLatch started = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        Skipjack s = client(builder().queue("default", 1).handler("work", Args.class, job -> {
+            started.countDown();
+            release.await(WAIT.toSeconds(), TimeUnit.SECONDS);
+            return Outcome.complete();
+        }));
+        s.start();
+        long id = s.enqueue("work", new Args(1));
+        assertThat(started.await(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
+
+        assertThat(s.admin().delete(id)).as("a running job is not deleted").isFalse();
+        assertThat(s.admin().cancel(id)).isTrue();
+        release.countDown();
+        long next = s.enqueue("work", new Args(2));
+        await("the next job to complete", WAIT, () -> state(next).equals("completed"));
+
+        JobRow row = JobRow.load(dataSource, schema, id);
+        assertThat(row.state()).isEqualTo("cancelled");
+        assertThat(row.leaseUntil()).isNull();
+    }
+
+    @Test
+    void filteredRetryTouchesExactlyTheMatchingJobsAcrossBatches() {
+        Skipjack s = declaredOnly();
+        List<JobRequest> requests = new ArrayList<>();
+        for (int i = 0; i < 3_000; i++) {
+            requests.add(JobRequest.of("work", new Args(i % 3 == 0 ? 42 : i)));
+        }
+        s.enqueueAll(requests);
+        execute("UPDATE " + jobsTable() + " SET state = 'discarded', finished_at = now() WHERE id % 2 = 0");
+        long expected = queryLong("SELECT count(*) FROM " + jobsTable()
+                + " WHERE state = 'discarded' AND (args->>'userId')::int = 42");
+        assertThat(expected).isEqualTo(500);
+        List<Long> progress = new ArrayList<>();
+
+        long changed = s.admin().act(JobAction.RETRY,
+                JobQuery.all().state(JobState.DISCARDED).argsContain("{\"userId\": 42}"), progress::add);
+
+        assertThat(changed).isEqualTo(expected);
+        assertThat(progress).isNotEmpty().isSorted().endsWith(expected);
+        assertThat(queryLong("SELECT count(*) FROM " + jobsTable() + " WHERE state = 'discarded'"
+                + " AND (args->>'userId')::int = 42")).isZero();
+        assertThat(queryLong("SELECT count(*) FROM " + jobsTable() + " WHERE state = 'discarded'"))
+                .as("discarded jobs of other users untouched").isEqualTo(1_500 - expected);
+
+        long deleted = s.admin().act(JobAction.DELETE, JobQuery.all().state(JobState.DISCARDED));
+        assertThat(deleted).isEqualTo(1_500 - expected);
+        assertThat(queryLong("SELECT count(*) FROM " + jobsTable())).isEqualTo(3_000 - deleted);
+    }
+
+    @Test
+    void pausedQueueIsNotClaimedOnAnyNodeUntilResumed() {
+        Skipjack nodeA = client(builder().queue("reports", 2).queue("mail", 2).handler("work", Args.class, j -> Outcome.complete()));
+        Skipjack nodeB = client(builder().queue("reports", 2).queue("mail", 2).handler("work", Args.class, j -> Outcome.complete()));
+        nodeA.start();
+        nodeA.admin().pause("reports");
+        nodeB.start(); // starts with the queue already paused
+
+        // Pauses reach running nodes within a refresh interval; give them twice that.
+        long pausedAt = System.nanoTime();
+        await("pause to be seen", WAIT, () -> System.nanoTime() - pausedAt > 2 * dev.skipjack.internal.pause.PausedQueues
+                .REFRESH_INTERVAL.toNanos());
+        EnqueueOptions reports = EnqueueOptions.defaults().queue("reports");
+        List<Long> held = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            held.add(nodeA.enqueue("work", new Args(i), reports));
+        }
+        long mail = nodeB.enqueue("work", new Args(0), EnqueueOptions.defaults().queue("mail"));
+        await("the other queue to keep running", WAIT, () -> state(mail).equals("completed"));
+        long afterControl = System.nanoTime();
+        await("two poll intervals", WAIT, () -> System.nanoTime() - afterControl > Duration.ofMillis(300).toNanos());
+        assertThat(queryLong("SELECT count(*) FROM " + jobsTable() + " WHERE queue = 'reports' AND state = 'available'"))
+                .as("nothing claimed from the paused queue").isEqualTo(20);
+        assertThat(nodeB.admin().pausedQueues()).containsOnlyKeys("reports");
+
+        nodeB.admin().resume("reports");
+        await("the paused jobs to run after resume", WAIT, () -> queryLong("SELECT count(*) FROM " + jobsTable()
+                + " WHERE queue = 'reports' AND state = 'completed'") == 20);
+        assertThat(nodeA.admin().pausedQueues()).isEmpty();
+    }
+}

@@ -1,0 +1,348 @@
+package dev.skipjack.dashboard;
+
+import com.microsoft.playwright.Browser;
+import com.microsoft.playwright.BrowserContext;
+import com.microsoft.playwright.BrowserType;
+import com.microsoft.playwright.Page;
+import com.microsoft.playwright.Playwright;
+import com.microsoft.playwright.Response;
+import com.sun.net.httpserver.HttpServer;
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import dev.skipjack.EnqueueOptions;
+import dev.skipjack.KindOptions;
+import dev.skipjack.Skipjack;
+import dev.skipjack.embedded.EmbeddedDatabase;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.nio.file.StandardCopyOption;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static com.microsoft.playwright.assertions.PlaywrightAssertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * F-26 end to end in headless Chromium (the Debian {@code chromium} package, driven by
+ * Playwright): a real dashboard on a real PostgreSQL with jobs that really failed. Expected
+ * counts and states are read with plain SQL. Screenshots go to target/screenshots, and to
+ * docs/images when SKIPJACK_UPDATE_SCREENSHOTS=1.
+ */
+class DashboardBrowserTest {
+
+    private static final String USER = "ops";
+    private static final String PASSWORD = "correct-horse-battery";
+    private static final String CHROMIUM = System.getenv().getOrDefault("SKIPJACK_CHROMIUM", "/usr/bin/chromium");
+    private static final String SCRIPT_ARGS = "{\"note\": \"</pre><script>window.__pwned = 1</script>"
+            + "<img src=x onerror=\\\"window.__pwned = 2\\\">\"}";
+    private static final AtomicInteger SCHEMAS = new AtomicInteger();
+
+    private static EmbeddedDatabase embedded;
+    private static HikariDataSource dataSource;
+    private static Playwright playwright;
+    private static Browser browser;
+
+    private String schema;
+    private Skipjack skipjack;
+    private SkipjackDashboard dashboard;
+    private BrowserContext context;
+    private Page page;
+    private long failedId;
+    private long scriptId;
+
+    record Args(String note) {
+    }
+
+    @BeforeAll
+    static void startDatabaseAndBrowser() {
+        String external = System.getenv("SKIPJACK_TEST_PG_URL");
+        HikariConfig config = new HikariConfig();
+        if (external != null && !external.isBlank()) {
+            config.setJdbcUrl(external);
+        } else {
+            embedded = EmbeddedDatabase.start();
+            config.setJdbcUrl(embedded.jdbcUrl());
+        }
+        config.setMaximumPoolSize(8);
+        dataSource = new HikariDataSource(config);
+        if (!Files.isExecutable(Paths.get(CHROMIUM))) {
+            throw new IllegalStateException(CHROMIUM + " not found: apt-get install -y chromium chromium-driver"
+                    + " (or set SKIPJACK_CHROMIUM)");
+        }
+        playwright = Playwright.create(new Playwright.CreateOptions().setEnv(Map.of("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")));
+        browser = playwright.chromium().launch(new BrowserType.LaunchOptions().setExecutablePath(Paths.get(CHROMIUM))
+                .setHeadless(true).setArgs(List.of("--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu")));
+    }
+
+    @AfterAll
+    static void stopAll() {
+        if (browser != null) {
+            browser.close();
+        }
+        if (playwright != null) {
+            playwright.close();
+        }
+        dataSource.close();
+        if (embedded != null) {
+            embedded.close();
+        }
+    }
+
+    @BeforeEach
+    void jobsAndDashboard() {
+        schema = "dash_" + ProcessHandle.current().pid() + "_" + SCHEMAS.incrementAndGet();
+        // A failing handler produces a real error history with a real stack trace.
+        Skipjack worker = Skipjack.builder(dataSource).schema(schema).queue("billing", 2)
+                .pollInterval(Duration.ofMillis(50))
+                .handler("charge-card", Args.class, KindOptions.defaults().maxAttempts(1), job -> {
+                    throw new IllegalStateException("card declined: " + job.args().note());
+                }).build();
+        worker.migrate();
+        worker.start();
+        failedId = worker.enqueue("charge-card", new Args("order 7"), EnqueueOptions.defaults().queue("billing"));
+        awaitSql("job " + failedId + " discarded", "SELECT count(*) FROM {{jobs}} WHERE id = " + failedId + " AND state = 'discarded'", 1);
+        worker.close();
+
+        skipjack = Skipjack.builder(dataSource).schema(schema).kind("send-email", Args.class).build();
+        for (int i = 0; i < 5; i++) {
+            skipjack.enqueue("send-email", new Args("welcome " + i), EnqueueOptions.defaults().queue("mail"));
+        }
+        scriptId = skipjack.enqueue("send-email", new Args("x"), EnqueueOptions.defaults().queue("mail"));
+        // Args set with SQL: the hostile text exactly as an attacker would store it.
+        sql("UPDATE {{jobs}} SET args = '" + SCRIPT_ARGS.replace("'", "''") + "'::jsonb WHERE id = " + scriptId);
+        // Finished jobs over the last hour, for the throughput chart.
+        sql("INSERT INTO {{jobs}} (queue, kind, state, attempt, created_at, attempted_at, finished_at)"
+                + " SELECT 'mail', 'send-email', CASE WHEN n % 17 = 0 THEN 'discarded' ELSE 'completed' END, 1,"
+                + " now() - (n % 60) * interval '1 minute' - interval '2 seconds', now() - (n % 60) * interval '1 minute' - interval '1 second',"
+                + " now() - (n % 60) * interval '1 minute' FROM generate_series(1, 900 + 0) AS n WHERE random() < 0.5 + (n % 60) / 120.0");
+        dashboard = SkipjackDashboard.builder(skipjack.admin()).port(0).basicAuth(USER, PASSWORD).build().start();
+        context = browser.newContext(new Browser.NewContextOptions().setHttpCredentials(USER, PASSWORD).setViewportSize(1280, 860));
+        page = context.newPage();
+        page.onDialog(d -> {
+            throw new AssertionError("page opened a dialog: " + d.message());
+        });
+    }
+
+    @AfterEach
+    void close() {
+        context.close();
+        dashboard.close();
+    }
+
+    @Test
+    void overviewLoadsAndShowsTheCountsInTheDatabase() throws Exception {
+        page.navigate(dashboard.url());
+        for (String state : List.of("available", "completed", "discarded", "running")) {
+            long expected = count("SELECT count(*) FROM {{jobs}} WHERE state = '" + state + "'");
+            assertThat(page.locator("[data-testid=total-" + state + "] .n")).hasText(String.format("%,d", expected));
+        }
+        assertThat(page.locator("#queues tr[data-queue=billing]")).containsText("running");
+        assertThat(page.locator(".chart rect").first()).isVisible();
+        screenshot("dashboard-overview.png");
+
+        // Live: a job enqueued now shows up without a reload.
+        long before = count("SELECT count(*) FROM {{jobs}} WHERE state = 'available'");
+        skipjack.enqueue("send-email", new Args("late"), EnqueueOptions.defaults().queue("mail"));
+        assertThat(page.locator("[data-testid=total-available] .n")).hasText(String.format("%,d", before + 1));
+    }
+
+    @Test
+    void failedJobShowsItsErrorHistoryAndRetryMakesItAvailable() throws Exception {
+        // Found through the search box by its args, as an operator would.
+        page.navigate(dashboard.url());
+        page.locator("#search-input").fill("{\"note\": \"order 7\"}");
+        page.locator("#search-input").press("Enter");
+        assertThat(page.locator("#jobs tbody tr")).hasCount(1);
+        page.locator("#jobs tr[data-job-id='" + failedId + "'] a").click();
+
+        assertThat(page.locator("#errors .error-entry")).hasCount(1);
+        assertThat(page.locator("#errors .message")).hasText("card declined: order 7");
+        assertThat(page.locator("#errors code")).hasText("java.lang.IllegalStateException");
+        assertThat(page.locator("#errors pre.stack")).containsText("at dev.skipjack.dashboard.DashboardBrowserTest");
+        screenshot("dashboard-failed-job.png");
+
+        page.locator("button[data-action=retry]").click();
+        assertThat(page.locator("#job-state")).hasText("available");
+        assertThat(count("SELECT count(*) FROM {{jobs}} WHERE id = " + failedId + " AND state = 'available' AND max_attempts = 2"))
+                .isEqualTo(1);
+        // The history is kept.
+        assertThat(page.locator("#errors .error-entry")).hasCount(1);
+    }
+
+    @Test
+    void unauthenticatedRequestsAreRefused() throws Exception {
+        HttpClient http = HttpClient.newHttpClient();
+        HttpResponse<String> page = http.send(HttpRequest.newBuilder(URI.create(dashboard.url())).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(page.statusCode()).isEqualTo(401);
+        assertThat(page.headers().firstValue("WWW-Authenticate")).hasValueSatisfying(v -> assertThat(v).startsWith("Basic"));
+        assertThat(page.body()).doesNotContain("Skipjack</a>");
+
+        HttpResponse<String> wrong = http.send(HttpRequest.newBuilder(URI.create(dashboard.url() + "api/overview"))
+                .header("Authorization", basic(USER, "not-the-password")).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(wrong.statusCode()).isEqualTo(401);
+
+        HttpResponse<String> retry = http.send(HttpRequest.newBuilder(URI.create(dashboard.url() + "api/jobs/" + failedId + "/retry"))
+                .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(retry.statusCode()).isEqualTo(401);
+        assertThat(count("SELECT count(*) FROM {{jobs}} WHERE id = " + failedId + " AND state = 'discarded'")).isEqualTo(1);
+
+        // A browser without credentials gets the refusal, not the dashboard (headless Chromium
+        // cannot show the login prompt, so it fails the navigation on the 401 challenge).
+        try (BrowserContext anonymous = browser.newContext()) {
+            assertThat(anonymous.request().get(dashboard.url() + "api/overview").status()).isEqualTo(401);
+            assertThatThrownBy(() -> anonymous.newPage().navigate(dashboard.url()))
+                    .hasMessageContaining("ERR_INVALID_AUTH_CREDENTIALS");
+        }
+    }
+
+    @Test
+    void crossSitePostIsRefusedEvenWithTheBrowsersCredentials() throws Exception {
+        // Another origin (same host, other port) with a form that auto-posts to the dashboard.
+        String target = dashboard.url() + "api/jobs/" + failedId + "/retry";
+        HttpServer attacker = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        byte[] html = ("<!doctype html><form id=f method=post action='" + target + "'></form>"
+                + "<script>document.getElementById('f').submit()</script>").getBytes(StandardCharsets.UTF_8);
+        attacker.createContext("/", ex -> {
+            ex.getResponseHeaders().add("Content-Type", "text/html");
+            ex.sendResponseHeaders(200, html.length);
+            ex.getResponseBody().write(html);
+            ex.close();
+        });
+        attacker.start();
+        try {
+            Response posted = page.waitForResponse(r -> r.url().equals(target),
+                    () -> page.navigate("http://127.0.0.1:" + attacker.getAddress().getPort() + "/"));
+            assertThat(posted.status()).isEqualTo(403);
+            assertThat(posted.text()).contains("cross-site request refused");
+        } finally {
+            attacker.stop(0);
+        }
+        assertThat(count("SELECT count(*) FROM {{jobs}} WHERE id = " + failedId + " AND state = 'discarded'")).isEqualTo(1);
+
+        // Same origin but without the page's CSRF token (what a script injected elsewhere could try): refused too.
+        page.navigate(dashboard.url());
+        Object status = page.evaluate("async (u) => (await fetch(u, {method: 'POST'})).status", target);
+        assertThat(status).isEqualTo(403);
+        assertThat(count("SELECT count(*) FROM {{jobs}} WHERE id = " + failedId + " AND state = 'discarded'")).isEqualTo(1);
+    }
+
+    @Test
+    void scriptInJobArgsRendersAsText() throws Exception {
+        page.navigate(dashboard.url() + "#/jobs?queue=mail&state=available");
+        assertThat(page.locator("#jobs tr[data-job-id='" + scriptId + "'] td.args")).containsText("<script>window.__pwned = 1</script>");
+
+        page.navigate(dashboard.url() + "#/jobs/" + scriptId);
+        assertThat(page.locator("#args")).containsText("</pre><script>window.__pwned = 1</script><img src=x onerror=");
+        assertThat(page.locator("#args img")).hasCount(0);
+        assertThat(page.locator("script")).hasCount(1); // app.js only
+        assertThat(page.evaluate("() => typeof window.__pwned")).isEqualTo("undefined");
+        screenshot("dashboard-script-args.png");
+    }
+
+    @Test
+    void readOnlyDashboardHasNoButtonsAndRefusesChanges() throws Exception {
+        try (SkipjackDashboard readOnly = SkipjackDashboard.builder(skipjack.admin()).port(0).readOnly(true).build().start()) {
+            assertThat(readOnly.authenticationRequired()).as("loopback without credentials").isFalse();
+            page.navigate(readOnly.url() + "#/jobs/" + failedId);
+            assertThat(page.locator("#job-state")).hasText("discarded");
+            assertThat(page.locator("#mode")).isVisible();
+            assertThat(page.locator("button[data-action]")).hasCount(0);
+            Object status = page.evaluate("async (id) => { const s = await (await fetch('/api/session')).json();"
+                    + " return (await fetch('/api/jobs/' + id + '/retry', {method: 'POST', headers: {[s.csrfHeader]: s.csrfToken}})).status; }",
+                    String.valueOf(failedId));
+            assertThat(status).isEqualTo(403);
+            // Without authentication only loopback Host names are served (no DNS rebinding).
+            assertThat(statusLine(readOnly.port(), "localhost:" + readOnly.port())).contains(" 200 ");
+            assertThat(statusLine(readOnly.port(), "rebound.example:" + readOnly.port())).contains(" 403 ");
+        }
+        assertThat(count("SELECT count(*) FROM {{jobs}} WHERE id = " + failedId + " AND state = 'discarded'")).isEqualTo(1);
+        assertThat(SkipjackDashboard.builder(skipjack.admin()).host("0.0.0.0").port(0).build().authenticationRequired())
+                .as("any non-loopback address without credentials gets a generated password").isTrue();
+    }
+
+    // ---------------------------------------------------------------- helpers
+
+    private void screenshot(String name) throws Exception {
+        Path out = Paths.get("target", "screenshots", name);
+        Files.createDirectories(out.getParent());
+        page.screenshot(new Page.ScreenshotOptions().setPath(out).setFullPage(true));
+        if ("1".equals(System.getenv("SKIPJACK_UPDATE_SCREENSHOTS"))) {
+            Path docs = Paths.get("..", "docs", "images", name);
+            Files.createDirectories(docs.getParent());
+            Files.copy(out, docs, StandardCopyOption.REPLACE_EXISTING);
+        }
+    }
+
+    /** A raw request, because java.net.http will not send a Host header of our choosing. */
+    private static String statusLine(int port, String host) throws Exception {
+        try (java.net.Socket socket = new java.net.Socket("127.0.0.1", port)) {
+            socket.getOutputStream().write(("GET /api/overview HTTP/1.1\r\nHost: " + host + "\r\nConnection: close\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+            return new java.io.BufferedReader(new java.io.InputStreamReader(socket.getInputStream(), StandardCharsets.US_ASCII))
+                    .readLine();
+        }
+    }
+
+    private static String basic(String user, String password) {
+        return "Basic " + Base64.getEncoder().encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
+    }
+
+    private String table() {
+        return "\"" + schema + "\".skipjack_jobs";
+    }
+
+    private void sql(String statement) {
+        try (Connection c = dataSource.getConnection(); Statement s = c.createStatement()) {
+            s.execute(statement.replace("{{jobs}}", table()));
+        } catch (SQLException e) {
+            throw new IllegalStateException(statement + ": " + e.getMessage(), e);
+        }
+    }
+
+    private long count(String query) {
+        try (Connection c = dataSource.getConnection(); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery(query.replace("{{jobs}}", table()))) {
+            rs.next();
+            return rs.getLong(1);
+        } catch (SQLException e) {
+            throw new IllegalStateException(query + ": " + e.getMessage(), e);
+        }
+    }
+
+    private void awaitSql(String what, String query, long expected) {
+        long deadline = System.nanoTime() + Duration.ofSeconds(15).toNanos();
+        while (count(query) != expected) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("timed out waiting for " + what);
+            }
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new AssertionError(e);
+            }
+        }
+    }
+}
