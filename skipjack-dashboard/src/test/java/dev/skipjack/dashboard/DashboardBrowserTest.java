@@ -14,6 +14,7 @@ import dev.skipjack.KindOptions;
 import dev.skipjack.Skipjack;
 import dev.skipjack.embedded.EmbeddedDatabase;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -76,6 +77,15 @@ class DashboardBrowserTest {
 
     @BeforeAll
     static void startDatabaseAndBrowser() {
+        if (!Files.isExecutable(Paths.get(CHROMIUM))) {
+            String missing = CHROMIUM + " not found: apt-get install -y chromium chromium-driver (or set SKIPJACK_CHROMIUM)";
+            // CI installs Chromium (.ci/run) and must run these tests; a developer's fresh machine
+            // with only a JDK and Maven skips them, loudly, instead of failing the whole suite.
+            if ("true".equals(System.getenv("CI"))) {
+                throw new IllegalStateException(missing);
+            }
+            Assumptions.abort("browser tests skipped: " + missing);
+        }
         String external = System.getenv("SKIPJACK_TEST_PG_URL");
         HikariConfig config = new HikariConfig();
         if (external != null && !external.isBlank()) {
@@ -86,10 +96,6 @@ class DashboardBrowserTest {
         }
         config.setMaximumPoolSize(8);
         dataSource = new HikariDataSource(config);
-        if (!Files.isExecutable(Paths.get(CHROMIUM))) {
-            throw new IllegalStateException(CHROMIUM + " not found: apt-get install -y chromium chromium-driver"
-                    + " (or set SKIPJACK_CHROMIUM)");
-        }
         playwright = Playwright.create(new Playwright.CreateOptions().setEnv(Map.of("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")));
         browser = playwright.chromium().launch(new BrowserType.LaunchOptions().setExecutablePath(Paths.get(CHROMIUM))
                 .setHeadless(true).setArgs(List.of("--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu")));
@@ -103,7 +109,9 @@ class DashboardBrowserTest {
         if (playwright != null) {
             playwright.close();
         }
-        dataSource.close();
+        if (dataSource != null) {
+            dataSource.close();
+        }
         if (embedded != null) {
             embedded.close();
         }
