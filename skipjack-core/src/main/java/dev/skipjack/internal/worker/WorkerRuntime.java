@@ -6,6 +6,7 @@ import dev.skipjack.internal.complete.BatchCompleter;
 import dev.skipjack.internal.complete.CompletionWriter;
 import dev.skipjack.internal.maintenance.DueJobPromoter;
 import dev.skipjack.internal.maintenance.LeaseRescuer;
+import dev.skipjack.internal.notify.InsertListener;
 import dev.skipjack.internal.sql.SqlStatements;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -47,6 +48,7 @@ public final class WorkerRuntime {
     private final Timing timing;
     private final ScheduledExecutorService heartbeatTimer;
     private final ScheduledExecutorService maintenanceTimer;
+    private InsertListener insertListener;
 
     public WorkerRuntime(DataSource dataSource, SqlStatements sql, String workerId, ObjectMapper mapper,
                          Map<String, RegisteredKind> kinds, List<QueueSettings> queues, Timing timing) {
@@ -82,6 +84,11 @@ public final class WorkerRuntime {
         }
     }
 
+    /** Wakes fetchers on NOTIFY from inserts on {@code channel} (F-16); call before {@link #start()}. */
+    public void listenForInserts(String channel) {
+        insertListener = new InsertListener(ctx.dataSource(), channel, this::wake, this::wakeAll);
+    }
+
     public void start() {
         ctx.completer().start();
         heartbeatTimer.scheduleWithFixedDelay(new LeaseHeartbeat(ctx, sql), timing.heartbeatInterval().toMillis(),
@@ -91,6 +98,9 @@ public final class WorkerRuntime {
         maintenanceTimer.scheduleWithFixedDelay(new DueJobPromoter(ctx.dataSource(), sql, this::wake), 0,
                 timing.promoteInterval().toMillis(), TimeUnit.MILLISECONDS);
         fetchers.values().forEach(QueueFetcher::start);
+        if (insertListener != null) {
+            insertListener.start();
+        }
         log.info("Skipjack worker {} started: queues {}, {} threads", ctx.workerId(), fetchers.keySet(),
                 WorkerThreads.virtualThreadsAvailable() ? "virtual" : "platform");
     }
@@ -105,6 +115,11 @@ public final class WorkerRuntime {
         }
     }
 
+    /** Wakes every fetcher of this process. */
+    public void wakeAll() {
+        fetchers.values().forEach(QueueFetcher::wake);
+    }
+
     /** Number of executions this process holds right now. */
     public int inFlight() {
         return ctx.tracker().size();
@@ -117,6 +132,9 @@ public final class WorkerRuntime {
     public void stop(Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();
         maintenanceTimer.shutdownNow();
+        if (insertListener != null) {
+            insertListener.stop();
+        }
         fetchers.values().forEach(QueueFetcher::requestStop);
         boolean idle = true;
         try {
