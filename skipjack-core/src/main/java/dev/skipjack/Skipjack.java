@@ -183,9 +183,10 @@ public final class Skipjack implements AutoCloseable {
     }
 
     private InsertRow validate(JobRequest r) {
-        Limits.requireKindName(r.kind());
+        // Registered kinds were validated at registration: only an unknown name needs the pattern check.
         RegisteredKind kind = kinds.get(r.kind());
         if (kind == null) {
+            Limits.requireKindName(r.kind());
             throw new UnknownKindException("unknown kind '" + r.kind() + "': register a handler for it or declare it"
                     + " with Builder.kind(\"" + r.kind() + "\", ArgsType.class); known kinds: " + kinds.keySet());
         }
