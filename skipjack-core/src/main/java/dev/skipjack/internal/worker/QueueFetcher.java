@@ -82,7 +82,7 @@ public final class QueueFetcher {
         this.pollInterval = pollInterval;
         this.slots = new Semaphore(concurrency);
         for (int i = 1; i <= CLAIM_PIPELINE; i++) {
-            Thread t = new Thread(this::loop, "skipjack-fetcher-" + queue + "-" + i);
+            Thread t = new Thread(this::loop, "skipjack-fetcher-" + queue + "#" + i);
             t.setDaemon(true);
             threads.add(t);
         }
