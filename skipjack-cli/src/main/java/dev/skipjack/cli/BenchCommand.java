@@ -139,6 +139,12 @@ public final class BenchCommand implements Callable<Integer> {
         Skipjack tableOwner = Skipjack.builder(ds).schema(schema).build();
         RawCeiling ceiling = new RawCeiling(new dev.skipjack.cli.bench.BenchTable(ds, tableOwner.jobsTable()));
         SkipjackDrain skipjackDrain = new SkipjackDrain(ds, schema);
+        // One small unreported round of each first, so neither pays for class loading and JIT alone.
+        int warmUp = Math.max(1_000, jobs / 10);
+        ceiling.run(warmUp, SkipjackDrain.QUEUE, SkipjackDrain.KIND);
+        if (drain) {
+            skipjackDrain.run(warmUp, concurrency);
+        }
         double[] ceilEnq = new double[runs];
         double[] ceilProc = new double[runs];
         double[] sjEnq = new double[runs];

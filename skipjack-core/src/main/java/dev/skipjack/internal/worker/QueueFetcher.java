@@ -29,8 +29,8 @@ public final class QueueFetcher {
     /** Most transactional jobs one job thread runs before it gives its slot back to the fetcher. */
     static final int TRANSACTIONAL_RUN_LENGTH = 100;
     private static final Duration MAX_ERROR_BACKOFF = Duration.ofSeconds(5);
-    /** The local buffer holds about the jobs this process starts in this long, at most maxBatch. */
-    static final Duration BUFFER_WINDOW = Duration.ofMillis(20);
+    /** The local buffer holds about the jobs this process starts in this long, at most two claims' worth. */
+    static final Duration BUFFER_WINDOW = Duration.ofMillis(50);
     /**
      * Claims one queue may have in flight at once: while one round trip is under way the other
      * can already ask for the jobs the buffer is running short of.
@@ -299,7 +299,8 @@ public final class QueueFetcher {
             }
             long count = startedJobs.sum();
             double perNano = (double) (count - rateSampledCount) / elapsed;
-            bufferTarget = (int) Math.min(maxBatch, Math.ceil(perNano * BUFFER_WINDOW.toNanos()));
+            // Up to one full claim per pipeline stage, so each claim in flight can take a whole batch.
+            bufferTarget = (int) Math.min((long) maxBatch * CLAIM_PIPELINE, Math.ceil(perNano * BUFFER_WINDOW.toNanos()));
             rateSampledAt = now;
             rateSampledCount = count;
         } finally {
