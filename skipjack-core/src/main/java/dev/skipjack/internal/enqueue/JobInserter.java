@@ -11,7 +11,7 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import java.util.TreeSet;
+import java.util.HashSet;
 
 /** Inserts jobs with one multi-row statement per batch, on whatever connection it is given. */
 public final class JobInserter {
@@ -65,12 +65,17 @@ public final class JobInserter {
      */
     private static Set<String> queuesDueNow(List<InsertRow> rows) {
         long now = System.currentTimeMillis();
-        Set<String> queues = new TreeSet<>();
+        Set<String> queues = new HashSet<>();
+        String last = null;
         for (InsertRow r : rows) {
+            if (r.queue().equals(last)) {
+                continue; // bulk enqueues are mostly one queue: skip the set for repeats
+            }
             boolean later = (r.runAtMillis() != null && r.runAtMillis() > now)
                     || (r.delayMillis() != null && r.delayMillis() > 0);
             if (!later) {
                 queues.add(r.queue());
+                last = r.queue();
             }
         }
         return queues;
