@@ -288,7 +288,7 @@ public final class QueueFetcher {
             }
             long count = startedJobs.sum();
             double perNano = (double) (count - rateSampledCount) / elapsed;
-            // Up to one full claim per pipeline stage, so each claim in flight can take a whole batch.
+            // Up to one full batch per claim in flight.
             bufferTarget = (int) Math.min((long) maxBatch * CLAIM_PIPELINE, Math.ceil(perNano * BUFFER_WINDOW.toNanos()));
             rateSampledAt = now;
             rateSampledCount = count;
