@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import dev.skipjack.internal.enqueue.InsertRow;
 import dev.skipjack.internal.enqueue.JobInserter;
 import dev.skipjack.internal.query.JobInfoReader;
+import dev.skipjack.internal.notify.InsertNotifications;
 import dev.skipjack.internal.schema.Migrator;
 import dev.skipjack.internal.sql.Jdbc;
 import dev.skipjack.internal.sql.SqlStatements;
@@ -76,6 +77,7 @@ public final class Skipjack implements AutoCloseable {
     private final Duration shutdownTimeout;
     private final int maxArgsBytes;
     private final JobInserter inserter;
+    private final boolean listenNotify;
     private WorkerRuntime runtime;
 
     private Skipjack(Builder b) {
@@ -90,7 +92,8 @@ public final class Skipjack implements AutoCloseable {
         this.timing = new WorkerRuntime.Timing(b.lease, heartbeat, b.pollInterval, b.rescueInterval, b.promoteInterval);
         this.shutdownTimeout = b.shutdownTimeout;
         this.maxArgsBytes = b.maxArgsBytes;
-        this.inserter = new JobInserter(sql);
+        this.listenNotify = b.listenNotify;
+        this.inserter = new JobInserter(sql, listenNotify ? InsertNotifications.channel(names) : null);
     }
 
     public static Builder builder(DataSource dataSource) {
@@ -181,9 +184,10 @@ public final class Skipjack implements AutoCloseable {
     }
 
     private InsertRow validate(JobRequest r) {
-        Limits.requireKindName(r.kind());
+        // Registered kinds were validated at registration: only an unknown name needs the pattern check.
         RegisteredKind kind = kinds.get(r.kind());
         if (kind == null) {
+            Limits.requireKindName(r.kind());
             throw new UnknownKindException("unknown kind '" + r.kind() + "': register a handler for it or declare it"
                     + " with Builder.kind(\"" + r.kind() + "\", ArgsType.class); known kinds: " + kinds.keySet());
         }
@@ -231,6 +235,9 @@ public final class Skipjack implements AutoCloseable {
         List<WorkerRuntime.QueueSettings> settings = queues.stream()
                 .map(q -> new WorkerRuntime.QueueSettings(q.name(), q.concurrency(), q.maxBatch())).toList();
         runtime = new WorkerRuntime(dataSource, sql, workerId, mapper, kinds, settings, timing);
+        if (listenNotify) {
+            runtime.listenForInserts(InsertNotifications.channel(names));
+        }
         runtime.start();
     }
 
@@ -340,6 +347,7 @@ public final class Skipjack implements AutoCloseable {
         private Duration promoteInterval = DEFAULT_PROMOTE_INTERVAL;
         private Duration shutdownTimeout = DEFAULT_SHUTDOWN_TIMEOUT;
         private int maxArgsBytes = Limits.DEFAULT_MAX_ARGS_BYTES;
+        private boolean listenNotify = true;
 
         private Builder(DataSource dataSource) {
             this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
@@ -465,6 +473,18 @@ public final class Skipjack implements AutoCloseable {
                 throw new InvalidOptionException("maxArgsBytes must be between 2 and 64 MiB, got " + bytes);
             }
             this.maxArgsBytes = bytes;
+            return this;
+        }
+
+        /**
+         * LISTEN/NOTIFY wake-up (F-16), on by default: enqueues send one {@code NOTIFY} per
+         * transaction and started workers hold one connection that {@code LISTEN}s, so an idle
+         * worker starts a new job within milliseconds. Turn it off behind PgBouncer in transaction
+         * mode, where a session cannot keep listening: workers then find jobs by polling every
+         * {@link #pollInterval(Duration)}, and enqueues send no notifications.
+         */
+        public Builder listenNotify(boolean enabled) {
+            this.listenNotify = enabled;
             return this;
         }
 

@@ -36,6 +36,30 @@ class SkipjackCliTest {
     }
 
     @Test
+    void benchEndsWithOneResultLinePerWorkloadMeasuredAgainstTheCeiling() {
+        int exitCode = execute("bench", "--workloads", "ceiling,drain,latency", "--jobs", "2000", "--runs", "1",
+                "--latency-samples", "5");
+
+        assertThat(exitCode).as("exit code; output:%n%s%n%s", out, err).isZero();
+        String[] lines = out.toString().strip().split("\\R");
+        assertThat(lines[lines.length - 4]).matches(
+                "RESULT workload=ceiling jobs=2000 threads=8 batch=100 runs=1 enqueue_per_s=\\d+ process_per_s=\\d+");
+        assertThat(lines[lines.length - 3]).matches("RESULT workload=drain jobs=2000 concurrency=8 runs=1"
+                + " enqueue_per_s=\\d+ enqueue_ratio_to_ceiling=\\d+\\.\\d\\d process_per_s=\\d+ ratio_to_ceiling=\\d+\\.\\d\\d");
+        assertThat(lines[lines.length - 2]).matches(
+                "RESULT workload=latency wakeup=notify samples=5 p50_ms=[0-9.]+ p99_ms=[0-9.]+ max_ms=[0-9.]+");
+        assertThat(lines[lines.length - 1]).startsWith("RESULT workload=latency wakeup=poll samples=5 ");
+    }
+
+    @Test
+    void benchRefusesAnUnknownWorkload() {
+        int exitCode = execute("bench", "--workloads", "drian");
+
+        assertThat(exitCode).isEqualTo(2);
+        assertThat(err.toString()).contains("unknown workload 'drian'");
+    }
+
+    @Test
     void migratePrintsSchemaSqlWithoutADatabase() {
         int exitCode = execute("migrate", "--print-sql", "--schema", "billing");
 

@@ -15,8 +15,9 @@ import java.util.function.Consumer;
 import javax.sql.DataSource;
 
 /**
- * Acknowledges finished executions in batches (F-17): one writer thread takes everything queued
- * since its last write and writes it with one statement per kind of outcome. Under load batches
+ * Acknowledges finished executions in batches (F-17): a writer thread (two, so one batch can
+ * gather while the other is on its round trip) takes everything queued since its last write and
+ * writes it with one statement per kind of outcome. Under load batches
  * grow by themselves; when idle an acknowledgement is written at once. A failed write is retried
  * with backoff; until it succeeds the executions stay tracked, so their leases keep being extended.
  */
@@ -26,6 +27,11 @@ public final class BatchCompleter<K> {
 
     /** Largest batch per write. */
     static final int MAX_BATCH = 2_000;
+    /**
+     * Writes in flight at once: while one batch is on its round trip the next one gathers and
+     * goes out. Each execution is submitted once, so two writes never touch the same job.
+     */
+    static final int WRITERS = 2;
     private static final Duration MAX_RETRY_BACKOFF = Duration.ofSeconds(5);
 
     private record Pending<K>(K key, Completion completion) {
@@ -36,10 +42,12 @@ public final class BatchCompleter<K> {
     private final Consumer<K> onWritten;
     private final BiFunction<Completion, String, Completion> whenUnstorable;
     private final LinkedBlockingQueue<Pending<K>> queue = new LinkedBlockingQueue<>();
-    private final Thread thread;
+    private final List<Thread> threads = new ArrayList<>();
+    /** Writer threads still running; the last one out writes whatever is left. */
+    private final java.util.concurrent.atomic.AtomicInteger running = new java.util.concurrent.atomic.AtomicInteger();
     private volatile boolean stopping;
     private volatile long giveUpAtNanos = Long.MAX_VALUE;
-    /** Set by the writer thread as it exits; later submissions are written by the submitter. */
+    /** Set by the last writer thread as it exits; later submissions are written by the submitter. */
     private volatile boolean exited;
 
     /**
@@ -53,12 +61,16 @@ public final class BatchCompleter<K> {
         this.writer = writer;
         this.onWritten = onWritten;
         this.whenUnstorable = whenUnstorable;
-        this.thread = new Thread(this::run, "skipjack-completer-" + workerId);
-        this.thread.setDaemon(true);
+        for (int i = 1; i <= WRITERS; i++) {
+            Thread t = new Thread(this::run, "skipjack-completer-" + i + "-" + workerId);
+            t.setDaemon(true);
+            threads.add(t);
+        }
     }
 
     public void start() {
-        thread.start();
+        running.set(threads.size());
+        threads.forEach(Thread::start);
     }
 
     public void submit(K key, Completion completion) {
@@ -91,13 +103,15 @@ public final class BatchCompleter<K> {
     public void stop(Duration timeout) {
         giveUpAtNanos = System.nanoTime() + timeout.toNanos();
         stopping = true;
-        thread.interrupt();
+        threads.forEach(Thread::interrupt);
         try {
-            thread.join(timeout.toMillis());
+            for (Thread t : threads) {
+                t.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(giveUpAtNanos - System.nanoTime())));
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        if (thread.isAlive()) {
+        if (threads.stream().anyMatch(Thread::isAlive)) {
             log.warn("completer did not finish in {}; {} acknowledgements left to the lease rescuer", timeout, queue.size());
         }
     }
@@ -106,9 +120,11 @@ public final class BatchCompleter<K> {
         try {
             writeUntilStopped();
         } finally {
-            // Order matters: flag first, then drain, so every submission is written by someone.
-            exited = true;
-            writeRemaining();
+            if (running.decrementAndGet() == 0) {
+                // Order matters: flag first, then drain, so every submission is written by someone.
+                exited = true;
+                writeRemaining();
+            }
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.skipjack.internal.enqueue;
 
+import dev.skipjack.internal.notify.InsertNotifications;
 import dev.skipjack.internal.sql.Jdbc;
 import dev.skipjack.internal.sql.SqlStatements;
 
@@ -9,6 +10,8 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.HashSet;
 
 /** Inserts jobs with one multi-row statement per batch, on whatever connection it is given. */
 public final class JobInserter {
@@ -17,9 +20,16 @@ public final class JobInserter {
     static final int ROWS_PER_STATEMENT = 5_000;
 
     private final SqlStatements sql;
+    /** Channel to NOTIFY after inserting (F-16), or null when notifications are off. */
+    private final String notifyChannel;
 
     public JobInserter(SqlStatements sql) {
+        this(sql, null);
+    }
+
+    public JobInserter(SqlStatements sql, String notifyChannel) {
         this.sql = sql;
+        this.notifyChannel = notifyChannel;
     }
 
     /** Inserts the rows in order and returns their ids in the same order. */
@@ -42,6 +52,32 @@ public final class JobInserter {
                 }
             }
         }
+        if (notifyChannel != null) {
+            InsertNotifications.send(c, sql, notifyChannel, queuesDueNow(rows));
+        }
         return ids;
+    }
+
+    /**
+     * Queues that may have got an available job. Jobs scheduled for later are left out: the
+     * promoter wakes the fetchers when they come due. The client clock only decides whether to
+     * announce; a wrong guess costs a poll interval of latency, never a job.
+     */
+    private static Set<String> queuesDueNow(List<InsertRow> rows) {
+        long now = System.currentTimeMillis();
+        Set<String> queues = new HashSet<>();
+        String last = null;
+        for (InsertRow r : rows) {
+            if (r.queue().equals(last)) {
+                continue; // bulk enqueues are mostly one queue: skip the set for repeats
+            }
+            boolean later = (r.runAtMillis() != null && r.runAtMillis() > now)
+                    || (r.delayMillis() != null && r.delayMillis() > 0);
+            if (!later) {
+                queues.add(r.queue());
+                last = r.queue();
+            }
+        }
+        return queues;
     }
 }

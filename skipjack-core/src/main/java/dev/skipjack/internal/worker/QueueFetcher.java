@@ -7,16 +7,20 @@ import org.slf4j.LoggerFactory;
 
 import java.sql.Connection;
 import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The one fetcher of a queue in this process (F-15): claims batches sized to the queue's free
- * slots with a single statement and hands each job to a job thread. Transactional kinds are
+ * slots plus a small local buffer with a single statement and hands each job to a job thread; a
+ * job thread that finishes takes the next buffered job itself, without a round trip or a hand-off. Transactional kinds are
  * claimed by the job threads themselves, one job per transaction, paced by the same slots.
  */
 public final class QueueFetcher {
@@ -26,6 +30,19 @@ public final class QueueFetcher {
     /** Most transactional jobs one job thread runs before it gives its slot back to the fetcher. */
     static final int TRANSACTIONAL_RUN_LENGTH = 100;
     private static final Duration MAX_ERROR_BACKOFF = Duration.ofSeconds(5);
+    /** The local buffer holds about the jobs this process starts in this long, at most two claims' worth. */
+    static final Duration BUFFER_WINDOW = Duration.ofMillis(50);
+    /**
+     * Claims one queue may have in flight at once. One: two claims in flight can return out of
+     * order and start a later claim's jobs before an earlier one's, breaking priority order
+     * within the process (DelayedAndPriorityTest); the measured gain was small.
+     */
+    static final int CLAIM_PIPELINE = 1;
+    private static final long RATE_SAMPLE_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
+
+    /** A claimed lease-mode job and its execution, from claim until a job thread takes it. */
+    private record Buffered(ClaimedJob job, Execution execution) {
+    }
 
     private final WorkerContext ctx;
     private final JobRunner runner;
@@ -40,7 +57,16 @@ public final class QueueFetcher {
     private final Semaphore slots;
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition wake = lock.newCondition();
-    private final Thread thread;
+    private final List<Thread> threads = new ArrayList<>();
+    /** Jobs asked for by claims now in flight; guarded by {@link #lock}. */
+    private int claimsInFlight;
+    /** Claimed jobs waiting for a slot; guarded by {@link #lock}. */
+    private final ArrayDeque<Buffered> buffer = new ArrayDeque<>();
+    /** Jobs the buffer should hold; guarded by {@link #lock}. */
+    private int bufferTarget;
+    private final LongAdder startedJobs = new LongAdder();
+    private long rateSampledAt = System.nanoTime();
+    private long rateSampledCount;
     private boolean wakeRequested;
     private volatile boolean transactionalWorkLikely = true;
     private volatile boolean running;
@@ -59,8 +85,11 @@ public final class QueueFetcher {
         this.pollInterval = pollInterval;
         this.pausedQueues = pausedQueues;
         this.slots = new Semaphore(concurrency);
-        this.thread = new Thread(this::loop, "skipjack-fetcher-" + queue);
-        this.thread.setDaemon(true);
+        for (int i = 1; i <= CLAIM_PIPELINE; i++) {
+            Thread t = new Thread(this::loop, "skipjack-fetcher-" + queue + "#" + i);
+            t.setDaemon(true);
+            threads.add(t);
+        }
     }
 
     public String queue() {
@@ -69,7 +98,7 @@ public final class QueueFetcher {
 
     public void start() {
         running = true;
-        thread.start();
+        threads.forEach(Thread::start);
     }
 
     /** Stops claiming; jobs already claimed keep running. */
@@ -78,10 +107,12 @@ public final class QueueFetcher {
         wake();
     }
 
-    /** Waits, until the deadline at most, for the fetcher thread to end its last claim and exit. */
+    /** Waits, until the deadline at most, for the fetcher threads to end their last claims and exit. */
     public void awaitStopped(long deadlineNanos) throws InterruptedException {
-        long leftMillis = TimeUnit.NANOSECONDS.toMillis(deadlineNanos - System.nanoTime());
-        thread.join(Math.max(1, leftMillis));
+        for (Thread t : threads) {
+            long leftMillis = TimeUnit.NANOSECONDS.toMillis(deadlineNanos - System.nanoTime());
+            t.join(Math.max(1, leftMillis));
+        }
     }
 
     /** Waits until every slot is free or the deadline passes; true when all jobs finished. */
@@ -107,12 +138,20 @@ public final class QueueFetcher {
     }
 
     private void loop() {
+        try {
+            fetchUntilStopped();
+        } finally {
+            handBackBuffered();
+        }
+    }
+
+    private void fetchUntilStopped() {
         long backoffMillis = 100;
         while (running) {
             try {
                 int claimed = fetchOnce();
                 backoffMillis = 100;
-                if (claimed == 0 || slots.availablePermits() == 0) {
+                if (claimed == 0 || wanted() <= 0) {
                     awaitWake(pollInterval.toNanos());
                 }
             } catch (Throwable t) {
@@ -126,7 +165,8 @@ public final class QueueFetcher {
 
     /**
      * One round: start transactional runs (up to half the free slots, so a lease-mode backlog
-     * cannot starve them), then claim lease-mode jobs for the rest. Returns jobs started.
+     * cannot starve them), then claim lease-mode jobs for the free slots plus the local buffer.
+     * Returns jobs claimed or started.
      */
     private int fetchOnce() throws Exception {
         if (pausedQueues.isPaused(queue)) {
@@ -140,12 +180,22 @@ public final class QueueFetcher {
                 started++;
             }
         }
-        int free = slots.availablePermits();
-        if (free == 0) {
+        started += startBufferedOnFreeSlots();
+        updateBufferTarget();
+        int want = reserve();
+        if (want <= 0) {
             return started;
         }
-        int want = Math.min(free, maxBatch);
-        slots.acquire(want);
+        try {
+            return started + claimAndPlace(want);
+        } finally {
+            // Only now: the claimed jobs are running or buffered, so wanted() counts them there.
+            release(want);
+        }
+    }
+
+    /** Claims up to {@code want} jobs and starts them on free slots; the rest wait in the buffer. */
+    private int claimAndPlace(int want) throws Exception {
         List<ClaimedJob> jobs;
         long claimSentAt = System.nanoTime();
         try (Connection c = ctx.dataSource().getConnection()) {
@@ -153,35 +203,165 @@ public final class QueueFetcher {
                 c.setAutoCommit(true);
             }
             jobs = ctx.claimer().claim(c, queue, notLeaseClaimed, want);
-        } catch (Throwable t) {
-            slots.release(want);
-            throw t;
         }
-        slots.release(want - jobs.size());
         long leaseValidUntil = claimSentAt + ctx.lease().toNanos();
-        for (int i = 0; i < jobs.size(); i++) {
-            ClaimedJob job = jobs.get(i);
-            Execution execution = ctx.tracker().start(job.id(), job.attempt(), false, leaseValidUntil);
-            try {
-                dispatch(() -> runner.runLeased(job, execution));
-            } catch (Throwable t) {
-                // No thread for this job (shutting down, or out of threads): give it and the rest
-                // of the batch back to the queue now rather than after their leases.
-                handBackUndispatched(jobs.subList(i, jobs.size()), execution, leaseValidUntil, t);
-                throw t;
-            }
+        List<Buffered> claimed = new ArrayList<>(jobs.size());
+        for (ClaimedJob job : jobs) {
+            // Tracked from the claim on, so the heartbeat extends the leases of buffered jobs too.
+            claimed.add(new Buffered(job, ctx.tracker().start(job.id(), job.attempt(), false, leaseValidUntil)));
         }
-        return started + jobs.size();
+        // Through the buffer, so jobs start in claim order behind any claimed earlier.
+        addToBuffer(claimed);
+        startBufferedOnFreeSlots();
+        return jobs.size();
     }
 
-    private void handBackUndispatched(List<ClaimedJob> jobs, Execution first, long leaseValidUntil, Throwable why) {
-        for (ClaimedJob job : jobs) {
-            Execution e = job.id() == first.id() ? first : ctx.tracker().start(job.id(), job.attempt(), false, leaseValidUntil);
-            if (job.id() != first.id()) {
-                slots.release(); // dispatch() already released the first one's slot
+    /**
+     * A slot can free up just after its job thread found the buffer empty and just before a claim
+     * filled it: start such buffered jobs here, so none waits while a slot is free.
+     */
+    private int startBufferedOnFreeSlots() {
+        int started = 0;
+        while (slots.tryAcquire()) {
+            Buffered next;
+            lock.lock();
+            try {
+                next = running ? buffer.pollFirst() : null;
+            } finally {
+                lock.unlock();
             }
+            if (next == null) {
+                slots.release();
+                return started;
+            }
+            try {
+                dispatch(() -> runLeasedThenBuffered(next));
+            } catch (Throwable t) {
+                handBack(List.of(next), t.toString());
+                throw t;
+            }
+            started++;
+        }
+        return started;
+    }
+
+    /** Jobs to claim now: one per free slot, plus what the local buffer lacks, less claims in flight. */
+    private int wanted() {
+        lock.lock();
+        try {
+            return Math.min(maxBatch, slots.availablePermits() + bufferTarget - buffer.size() - claimsInFlight);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Reserves the jobs this claim asks for, so the other claimer does not ask for them too. */
+    private int reserve() {
+        lock.lock();
+        try {
+            int want = wanted();
+            if (want > 0) {
+                claimsInFlight += want;
+            }
+            return want;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Ends a reservation; the claimed jobs are in the buffer or running by then. */
+    private void release(int reserved) {
+        lock.lock();
+        try {
+            claimsInFlight -= reserved;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Sizes the local buffer to the jobs this process starts in {@link #BUFFER_WINDOW}: short jobs
+     * get claimed a batch ahead (one round trip for many jobs), long jobs are not hoarded away from
+     * other workers.
+     */
+    private void updateBufferTarget() {
+        lock.lock();
+        try {
+            long now = System.nanoTime();
+            long elapsed = now - rateSampledAt;
+            if (elapsed < RATE_SAMPLE_NANOS) {
+                return;
+            }
+            long count = startedJobs.sum();
+            double perNano = (double) (count - rateSampledCount) / elapsed;
+            // Up to one full batch per claim in flight.
+            bufferTarget = (int) Math.min((long) maxBatch * CLAIM_PIPELINE, Math.ceil(perNano * BUFFER_WINDOW.toNanos()));
+            rateSampledAt = now;
+            rateSampledCount = count;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void addToBuffer(List<Buffered> jobs) {
+        lock.lock();
+        try {
+            buffer.addAll(jobs);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The next buffered job for a job thread that just finished one; null when stopping or empty. */
+    private Buffered takeBuffered() {
+        lock.lock();
+        try {
+            if (!running) {
+                return null;
+            }
+            Buffered next = buffer.pollFirst();
+            if (buffer.size() * 2 <= bufferTarget) {
+                // Refill before the buffer runs dry.
+                wakeRequested = true;
+                wake.signalAll();
+            }
+            return next;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Runs a claimed job, then buffered ones, on this job thread and its slot. */
+    private void runLeasedThenBuffered(Buffered first) {
+        Buffered b = first;
+        while (b != null) {
+            // Abandoned while buffered (its lease could not be extended): it is not ours to run.
+            if (!b.execution().isSettled()) {
+                startedJobs.increment();
+                runner.runLeased(b.job(), b.execution());
+            }
+            b = takeBuffered();
+        }
+    }
+
+    /** At stop: buffered jobs go back to the queue at once, not after their leases. */
+    private void handBackBuffered() {
+        List<Buffered> rest;
+        lock.lock();
+        try {
+            rest = new ArrayList<>(buffer);
+            buffer.clear();
+        } finally {
+            lock.unlock();
+        }
+        handBack(rest, "the worker stopped before starting it");
+    }
+
+    private void handBack(List<Buffered> jobs, String why) {
+        for (Buffered b : jobs) {
+            Execution e = b.execution();
             if (e.settle()) {
-                ctx.completer().submit(e, ctx.translator().handBack(job.id(), job.attempt(), ctx.workerId(),
+                ctx.completer().submit(e, ctx.translator().handBack(e.id(), e.attempt(), ctx.workerId(),
                         "worker " + ctx.workerId() + " could not start the job: " + why));
             }
         }

@@ -7,6 +7,7 @@ import dev.skipjack.internal.complete.CompletionWriter;
 import dev.skipjack.internal.maintenance.DueJobPromoter;
 import dev.skipjack.internal.maintenance.LeaseRescuer;
 import dev.skipjack.internal.pause.PausedQueues;
+import dev.skipjack.internal.notify.InsertListener;
 import dev.skipjack.internal.sql.SqlStatements;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -49,6 +50,7 @@ public final class WorkerRuntime {
     private final ScheduledExecutorService heartbeatTimer;
     private final ScheduledExecutorService maintenanceTimer;
     private final PausedQueues pausedQueues;
+    private InsertListener insertListener;
 
     public WorkerRuntime(DataSource dataSource, SqlStatements sql, String workerId, ObjectMapper mapper,
                          Map<String, RegisteredKind> kinds, List<QueueSettings> queues, Timing timing) {
@@ -85,6 +87,11 @@ public final class WorkerRuntime {
         }
     }
 
+    /** Wakes fetchers on NOTIFY from inserts on {@code channel} (F-16); call before {@link #start()}. */
+    public void listenForInserts(String channel) {
+        insertListener = new InsertListener(ctx.dataSource(), channel, this::wake, this::wakeAll);
+    }
+
     public void start() {
         ctx.completer().start();
         // Read pauses before the first claim, so a paused queue is never claimed from at start-up.
@@ -98,6 +105,9 @@ public final class WorkerRuntime {
         maintenanceTimer.scheduleWithFixedDelay(new DueJobPromoter(ctx.dataSource(), sql, this::wake), 0,
                 timing.promoteInterval().toMillis(), TimeUnit.MILLISECONDS);
         fetchers.values().forEach(QueueFetcher::start);
+        if (insertListener != null) {
+            insertListener.start();
+        }
         log.info("Skipjack worker {} started: queues {}, {} threads", ctx.workerId(), fetchers.keySet(),
                 WorkerThreads.virtualThreadsAvailable() ? "virtual" : "platform");
     }
@@ -112,6 +122,11 @@ public final class WorkerRuntime {
         }
     }
 
+    /** Wakes every fetcher of this process. */
+    public void wakeAll() {
+        fetchers.values().forEach(QueueFetcher::wake);
+    }
+
     /** Number of executions this process holds right now. */
     public int inFlight() {
         return ctx.tracker().size();
@@ -124,6 +139,9 @@ public final class WorkerRuntime {
     public void stop(Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();
         maintenanceTimer.shutdownNow();
+        if (insertListener != null) {
+            insertListener.stop();
+        }
         fetchers.values().forEach(QueueFetcher::requestStop);
         boolean idle = true;
         try {

@@ -1,0 +1,8 @@
+-- Raw SQL ceiling, completion: one UPDATE per claimed batch.
+-- Index: primary key.
+-- Parameters: ids.
+UPDATE {{jobs}}
+SET state       = 'completed',
+    finished_at = now(),
+    lease_until = NULL
+WHERE id = ANY (?::bigint[])

@@ -1,0 +1,2 @@
+-- Empties the bench schema's jobs table between runs, so every run starts from an empty queue.
+TRUNCATE {{jobs}}

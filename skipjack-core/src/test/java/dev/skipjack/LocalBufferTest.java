@@ -1,0 +1,107 @@
+package dev.skipjack;
+
+import dev.skipjack.testing.DatabaseTest;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * F-15 with F-18: a fetcher claims short jobs ahead of its free slots into a local buffer; those
+ * jobs are leased to it but not started, so a stop must hand them back at once, not leave them
+ * running until their leases expire.
+ */
+class LocalBufferTest extends DatabaseTest {
+
+    record Args(int n) {
+    }
+
+    private static final int FAST_JOBS = 3_000;
+
+    @Test
+    void bufferedJobsAreHandedBackAtStopNotLeftToTheirLeases() throws Exception {
+        CountDownLatch blocked = new CountDownLatch(1);
+        AtomicInteger finished = new AtomicInteger();
+        // One slot: whatever else is running in the database is only buffered here.
+        Skipjack worker = client(builder().queue("default", 1).lease(Duration.ofMinutes(10))
+                .handler("work", Args.class, job -> {
+                    if (job.args().n() == FAST_JOBS) {
+                        blocked.countDown();
+                        Thread.sleep(60_000); // interrupted by stop
+                    }
+                    finished.incrementAndGet();
+                    return Outcome.complete();
+                }));
+        List<JobRequest> jobs = new ArrayList<>();
+        for (int i = 0; i <= FAST_JOBS + 500; i++) {
+            jobs.add(JobRequest.of("work", new Args(i)));
+        }
+        worker.enqueueAll(jobs);
+        worker.start();
+        assertThat(blocked.await(60, TimeUnit.SECONDS)).as("the blocking job started").isTrue();
+        String running = "SELECT count(*) FROM " + jobsTable() + " WHERE state = 'running'";
+        String completed = "SELECT count(*) FROM " + jobsTable() + " WHERE state = 'completed'";
+        // The one slot is blocked, so no more jobs finish; wait for the last acknowledgements.
+        await("acknowledgements of the finished jobs", Duration.ofSeconds(10),
+                () -> queryLong(completed) == finished.get());
+        long heldWhileBlocked = queryLong(running);
+        assertThat(heldWhileBlocked).as("jobs leased to the one-slot worker: the blocked one plus its buffer")
+                .isGreaterThan(1);
+
+        worker.stop(Duration.ofMillis(300));
+
+        assertThat(queryLong(running)).as("nothing left running for its 10-minute lease").isZero();
+        long handedBack = queryLong("SELECT count(*) FROM " + jobsTable()
+                + " WHERE state = 'available' AND attempt = 1 AND errors->0->>'class' = 'HandedBack'");
+        assertThat(handedBack).as("the blocked job and the buffered ones, handed back").isEqualTo(heldWhileBlocked);
+        assertThat(queryLong(completed)).isEqualTo(finished.get());
+    }
+
+    @Test
+    void bufferedJobsAreHandedBackWhenTheRunningOnesFinishInTime() throws Exception {
+        CountDownLatch blocked = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        AtomicInteger finished = new AtomicInteger();
+        Skipjack worker = client(builder().queue("default", 1).lease(Duration.ofMinutes(10))
+                .handler("work", Args.class, job -> {
+                    if (job.args().n() == FAST_JOBS) {
+                        blocked.countDown();
+                        release.await();
+                    }
+                    finished.incrementAndGet();
+                    return Outcome.complete();
+                }));
+        List<JobRequest> jobs = new ArrayList<>();
+        for (int i = 0; i <= FAST_JOBS + 500; i++) {
+            jobs.add(JobRequest.of("work", new Args(i)));
+        }
+        worker.enqueueAll(jobs);
+        worker.start();
+        assertThat(blocked.await(60, TimeUnit.SECONDS)).as("the blocking job started").isTrue();
+        String running = "SELECT count(*) FROM " + jobsTable() + " WHERE state = 'running'";
+        String completed = "SELECT count(*) FROM " + jobsTable() + " WHERE state = 'completed'";
+        await("acknowledgements of the finished jobs", Duration.ofSeconds(10),
+                () -> queryLong(completed) == finished.get());
+        long heldWhileBlocked = queryLong(running);
+        assertThat(heldWhileBlocked).as("the blocked job plus its buffer").isGreaterThan(1);
+
+        Thread stopper = new Thread(() -> worker.stop(Duration.ofSeconds(30)), "test-stopper");
+        stopper.start();
+        await("the fetcher to stop", Duration.ofSeconds(10), () -> Thread.getAllStackTraces().keySet().stream()
+                .noneMatch(t -> t.getName().startsWith("skipjack-fetcher-default#") && t.isAlive()));
+        release.countDown(); // the running job finishes well within the deadline: nothing is left running
+        stopper.join(30_000);
+
+        assertThat(queryLong(running)).as("nothing left running for its 10-minute lease").isZero();
+        long handedBack = queryLong("SELECT count(*) FROM " + jobsTable()
+                + " WHERE state = 'available' AND attempt = 1 AND errors->0->>'class' = 'HandedBack'");
+        assertThat(handedBack).as("the buffered jobs, handed back").isEqualTo(heldWhileBlocked - 1);
+        assertThat(queryLong(completed)).isEqualTo(finished.get());
+    }
+}

@@ -1,0 +1,170 @@
+package dev.skipjack;
+
+import dev.skipjack.testing.DatabaseTest;
+import org.junit.jupiter.api.Test;
+import org.postgresql.PGConnection;
+import org.postgresql.PGNotification;
+
+import java.sql.Connection;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * F-16: with LISTEN/NOTIFY an idle worker starts a job enqueued by another client within
+ * milliseconds, although its poll interval is a minute; the listener survives losing its
+ * connection; with notifications off (PgBouncer transaction mode) polling alone runs every job.
+ */
+class LowLatencyWakeUpTest extends DatabaseTest {
+
+    record Args(int n) {
+    }
+
+    private static final Duration NEVER_POLLS = Duration.ofMinutes(1);
+
+    /** The started worker: polls once a minute, so only a notification can start a job quickly. */
+    private Skipjack worker(boolean listenNotify, Duration poll, BlockingQueue<Long> started) {
+        Skipjack s = client(builder().pollInterval(poll).promoteInterval(NEVER_POLLS).listenNotify(listenNotify)
+                .queue("default", 4)
+                .handler("work", Args.class, job -> {
+                    started.add(System.nanoTime());
+                    return Outcome.complete();
+                }));
+        s.start();
+        return s;
+    }
+
+    /** Another client: its enqueues cannot wake the worker's fetchers in-process. */
+    private Skipjack producer(boolean listenNotify) {
+        return client(builder().listenNotify(listenNotify).kind("work", Args.class));
+    }
+
+    private long listenerConnections() {
+        return queryLong("SELECT count(*) FROM pg_stat_activity WHERE query = ?", "LISTEN \"" + schema + ".skipjack_jobs\"");
+    }
+
+    @Test
+    void idleWorkerStartsJobFromAnotherClientWithinMilliseconds() throws Exception {
+        BlockingQueue<Long> started = new LinkedBlockingQueue<>();
+        worker(true, NEVER_POLLS, started);
+        Skipjack producer = producer(true);
+        await("the listener to LISTEN", Duration.ofSeconds(10), () -> listenerConnections() == 1);
+        // The first job may still meet the poll every worker makes at start; the other 19 cannot.
+        List<Long> latenciesMicros = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            long before = System.nanoTime();
+            producer.enqueue("work", new Args(i));
+            Long at = started.poll(5, TimeUnit.SECONDS);
+            assertThat(at).as("job %d started long before the one-minute poll", i).isNotNull();
+            latenciesMicros.add((at - before) / 1_000);
+        }
+        latenciesMicros.sort(null);
+        // Generous for a shared 2-core machine; polling alone would take a minute.
+        assertThat(latenciesMicros.get(latenciesMicros.size() / 2)).as("median µs").isLessThan(200_000);
+        assertThat(latenciesMicros.get(latenciesMicros.size() - 1)).as("max µs").isLessThan(2_000_000);
+    }
+
+    @Test
+    void jobEnqueuedInCallersTransactionWakesWorkerAtCommitOnly() throws Exception {
+        BlockingQueue<Long> started = new LinkedBlockingQueue<>();
+        worker(true, NEVER_POLLS, started);
+        Skipjack producer = producer(true);
+        await("the listener to LISTEN", Duration.ofSeconds(10), () -> listenerConnections() == 1);
+        producer.enqueue("work", new Args(0));
+        assertThat(started.poll(5, TimeUnit.SECONDS)).as("warm-up job: the start-up poll is behind us").isNotNull();
+        try (Connection c = dataSource.getConnection()) {
+            c.setAutoCommit(false);
+            producer.enqueue(c, "work", new Args(1));
+            assertThat(started.poll(300, TimeUnit.MILLISECONDS)).as("nothing runs before commit").isNull();
+            c.commit();
+            c.setAutoCommit(true);
+        }
+        assertThat(started.poll(5, TimeUnit.SECONDS)).as("started after commit, before any poll").isNotNull();
+    }
+
+    @Test
+    void oneNotificationPerEnqueueTransactionNotOnePerJob() throws Exception {
+        Skipjack producer = client(builder().kind("work", Args.class).queue("default", 1).queue("other", 1));
+        try (Connection listener = dataSource.getConnection(); Statement s = listener.createStatement()) {
+            s.execute("LISTEN \"" + schema + ".skipjack_jobs\"");
+            PGConnection pg = listener.unwrap(PGConnection.class);
+            List<JobRequest> batch = new ArrayList<>();
+            for (int i = 0; i < 12_000; i++) {
+                batch.add(JobRequest.of("work", new Args(i),
+                        EnqueueOptions.defaults().queue(i % 2 == 0 ? "default" : "other")));
+            }
+            producer.enqueueAll(batch);
+            List<PGNotification> got = receiveAll(pg);
+            assertThat(got).hasSize(1);
+            assertThat(got.get(0).getParameter()).isEqualTo("default,other");
+
+            // Jobs for later announce nothing: the promoter wakes workers when they come due.
+            producer.enqueue("work", new Args(1), EnqueueOptions.defaults().delay(Duration.ofHours(1)));
+            assertThat(receiveAll(pg)).isEmpty();
+            s.execute("UNLISTEN *");
+        }
+    }
+
+    @Test
+    void listenerReconnectsAfterLosingItsConnection() throws Exception {
+        BlockingQueue<Long> started = new LinkedBlockingQueue<>();
+        worker(true, NEVER_POLLS, started);
+        Skipjack producer = producer(true);
+        await("the listener to LISTEN", Duration.ofSeconds(10), () -> listenerConnections() == 1);
+        long firstPid = queryLong("SELECT pid FROM pg_stat_activity WHERE query = ?", "LISTEN \"" + schema + ".skipjack_jobs\"");
+        assertThat(queryLong("SELECT count(*) FROM (SELECT pg_terminate_backend(?::int)) t", firstPid)).isEqualTo(1);
+        await("the listener to LISTEN on a new connection", Duration.ofSeconds(15), () -> listenerConnections() == 1
+                && queryLong("SELECT pid FROM pg_stat_activity WHERE query = ?", "LISTEN \"" + schema + ".skipjack_jobs\"") != firstPid);
+        started.clear();
+        // The first may meet the poll that follows reconnecting; the next ones need notifications.
+        for (int i = 0; i < 3; i++) {
+            producer.enqueue("work", new Args(i));
+            assertThat(started.poll(5, TimeUnit.SECONDS)).as("job %d woken by a notification after reconnecting", i)
+                    .isNotNull();
+        }
+    }
+
+    @Test
+    void withNotificationsOffPollingAloneRunsEveryJobAndNothingListens() throws Exception {
+        BlockingQueue<Long> started = new LinkedBlockingQueue<>();
+        Skipjack worker = worker(false, Duration.ofMillis(100), started);
+        Skipjack producer = producer(false);
+        try (Connection spy = dataSource.getConnection(); Statement s = spy.createStatement()) {
+            s.execute("LISTEN \"" + schema + ".skipjack_jobs\"");
+            PGConnection pg = spy.unwrap(PGConnection.class);
+            List<Long> ids = new ArrayList<>();
+            for (int i = 0; i < 20; i++) {
+                ids.add(producer.enqueue("work", new Args(i)));
+            }
+            for (long id : ids) {
+                awaitState(worker, id, JobState.COMPLETED, Duration.ofSeconds(10));
+            }
+            assertThat(receiveAll(pg)).as("no NOTIFY with notifications off").isEmpty();
+            s.execute("UNLISTEN *");
+        }
+        assertThat(listenerConnections()).as("no LISTEN connection").isZero();
+        Map<JobState, Long> counts = worker.countByState();
+        assertThat(counts.get(JobState.COMPLETED)).isEqualTo(20);
+    }
+
+    /** Notifications that arrive within half a second. */
+    private static List<PGNotification> receiveAll(PGConnection pg) throws Exception {
+        List<PGNotification> all = new ArrayList<>();
+        long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(500);
+        while (System.nanoTime() < end) {
+            PGNotification[] got = pg.getNotifications(100);
+            if (got != null) {
+                all.addAll(Arrays.asList(got));
+            }
+        }
+        return all;
+    }
+}
