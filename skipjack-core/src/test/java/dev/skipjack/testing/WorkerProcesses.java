@@ -25,11 +25,17 @@ public final class WorkerProcesses implements AutoCloseable {
     /** Starts one worker JVM and waits until it reports READY. */
     public Process start(String jdbcUrl, String schema, String mode, String workerId, int concurrency, int batch,
                          long leaseMillis, long handlerMillis) throws IOException {
+        return start(jdbcUrl, schema, mode, workerId, concurrency, batch, leaseMillis, handlerMillis, 500);
+    }
+
+    /** As above; {@code rescueMillis} 0 keeps Skipjack's default poll and rescue intervals. */
+    public Process start(String jdbcUrl, String schema, String mode, String workerId, int concurrency, int batch,
+                         long leaseMillis, long handlerMillis, long rescueMillis) throws IOException {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         ProcessBuilder pb = new ProcessBuilder(java, "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
                 "-cp", System.getProperty("java.class.path"), WorkerProcess.class.getName(),
                 jdbcUrl, schema, mode, workerId, Integer.toString(concurrency), Integer.toString(batch),
-                Long.toString(leaseMillis), Long.toString(handlerMillis));
+                Long.toString(leaseMillis), Long.toString(handlerMillis), Long.toString(rescueMillis));
         pb.redirectError(logDir.resolve(workerId + ".err").toFile());
         Process p = pb.start();
         processes.add(p);
@@ -56,6 +62,12 @@ public final class WorkerProcesses implements AutoCloseable {
     /** SIGKILL: the JVM gets no chance to clean up, like a crashed host. */
     public static void kill(Process p) throws InterruptedException {
         p.destroyForcibly();
+        p.waitFor(30, TimeUnit.SECONDS);
+    }
+
+    /** SIGTERM: the JVM runs its shutdown hooks, so the worker stops gracefully. */
+    public static void terminate(Process p) throws InterruptedException {
+        p.destroy();
         p.waitFor(30, TimeUnit.SECONDS);
     }
 
