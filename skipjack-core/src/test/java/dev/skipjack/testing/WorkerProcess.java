@@ -83,11 +83,14 @@ public final class WorkerProcess {
                 return Outcome.complete();
             });
         } else {
+            // Database time without a round trip per job: a handler blocked in a query when a
+            // partition starts would swallow the interrupt that stops it (see NetworkFaultTest).
+            long clockOffsetMillis;
+            try (Connection c = ds.getConnection()) {
+                clockOffsetMillis = databaseNow(c).getTime() - System.currentTimeMillis();
+            }
             builder.handler("audit", AuditArgs.class, job -> {
-                Timestamp startedAt;
-                try (Connection c = ds.getConnection()) {
-                    startedAt = databaseNow(c);
-                }
+                Timestamp startedAt = new Timestamp(System.currentTimeMillis() + clockOffsetMillis);
                 pause(handlerMillis);
                 try (Connection c = ds.getConnection()) {
                     audit.recordExecution(c, job.id(), job.attempt(), workerId, pid, startedAt);

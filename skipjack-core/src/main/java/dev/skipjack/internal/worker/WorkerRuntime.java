@@ -47,6 +47,9 @@ public final class WorkerRuntime {
     private final Timing timing;
     private final ScheduledExecutorService heartbeatTimer;
     private final ScheduledExecutorService maintenanceTimer;
+    private final ScheduledExecutorService leaseWatchdog;
+    /** How often the lease watchdog looks for executions whose lease this worker can no longer extend. */
+    static final Duration LEASE_WATCHDOG_INTERVAL = Duration.ofMillis(50);
 
     public WorkerRuntime(DataSource dataSource, SqlStatements sql, String workerId, ObjectMapper mapper,
                          Map<String, RegisteredKind> kinds, List<QueueSettings> queues, Timing timing) {
@@ -63,6 +66,8 @@ public final class WorkerRuntime {
         this.heartbeatTimer = Executors.newSingleThreadScheduledExecutor(WorkerThreads.daemonFactory("skipjack-heartbeat"));
         this.maintenanceTimer = Executors.newSingleThreadScheduledExecutor(
                 WorkerThreads.daemonFactory("skipjack-maintenance"));
+        this.leaseWatchdog = Executors.newSingleThreadScheduledExecutor(
+                WorkerThreads.daemonFactory("skipjack-lease-watchdog"));
         this.ctx = new WorkerContext(dataSource, workerId, timing.lease(), mapper, kinds,
                 new JobClaimer(sql, workerId, timing.lease()), writer, completer, tracker, translator, jobThreads, timeouts);
         // Kinds claimed only by their own path: transactional kinds by job threads in a transaction,
@@ -84,8 +89,13 @@ public final class WorkerRuntime {
 
     public void start() {
         ctx.completer().start();
-        heartbeatTimer.scheduleWithFixedDelay(new LeaseHeartbeat(ctx, sql), timing.heartbeatInterval().toMillis(),
+        LeaseHeartbeat heartbeat = new LeaseHeartbeat(ctx, sql);
+        heartbeatTimer.scheduleWithFixedDelay(heartbeat, timing.heartbeatInterval().toMillis(),
                 timing.heartbeatInterval().toMillis(), TimeUnit.MILLISECONDS);
+        // Separate thread: a heartbeat blocked on a stalled connection must not delay stopping
+        // jobs whose lease has run out (found by NetworkFaultTest).
+        leaseWatchdog.scheduleWithFixedDelay(heartbeat::abandonUnextendable, LEASE_WATCHDOG_INTERVAL.toMillis(),
+                LEASE_WATCHDOG_INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
         maintenanceTimer.scheduleWithFixedDelay(new LeaseRescuer(ctx.dataSource(), sql), timing.rescueInterval().toMillis(),
                 timing.rescueInterval().toMillis(), TimeUnit.MILLISECONDS);
         maintenanceTimer.scheduleWithFixedDelay(new DueJobPromoter(ctx.dataSource(), sql, this::wake), 0,
@@ -147,6 +157,7 @@ public final class WorkerRuntime {
         ctx.completer().stop(Duration.ofSeconds(10));
         abortStuckTransactions(abandoned);
         heartbeatTimer.shutdownNow();
+        leaseWatchdog.shutdownNow();
         ctx.timers().shutdownNow();
         ctx.jobThreads().shutdownNow();
         log.info("Skipjack worker {} stopped; {} unfinished jobs handed back", ctx.workerId(), abandoned.size());
