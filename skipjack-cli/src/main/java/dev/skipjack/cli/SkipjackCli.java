@@ -11,7 +11,7 @@ import java.sql.SQLException;
 /** The {@code skipjack} command. Each subcommand is its own class. */
 @Command(name = "skipjack", mixinStandardHelpOptions = true, version = "skipjack 0.1.0-SNAPSHOT",
         description = "Skipjack, a durable job queue on PostgreSQL.",
-        subcommands = {DemoCommand.class, MigrateCommand.class})
+        subcommands = {DemoCommand.class, MigrateCommand.class, ChaosCommand.class})
 public final class SkipjackCli implements Runnable {
 
     @CommandLine.Spec
