@@ -381,6 +381,19 @@ public final class Skipjack implements AutoCloseable {
             return register(kind, argsType, options, null, (TransactionalJobHandler<Object>) handler);
         }
 
+        /** Registers a two-phase handler (F-5): database work, PREPARE, an outside call, COMMIT PREPARED. */
+        public <T> Builder twoPhaseHandler(String kind, Class<T> argsType, TwoPhaseJobHandler<T> handler) {
+            return twoPhaseHandler(kind, argsType, KindOptions.defaults(), handler);
+        }
+
+        @SuppressWarnings("unchecked")
+        public <T> Builder twoPhaseHandler(String kind, Class<T> argsType, KindOptions options,
+                                           TwoPhaseJobHandler<T> handler) {
+            Objects.requireNonNull(handler, "handler");
+            return register(kind, argsType, options, null,
+                    new dev.skipjack.internal.twophase.TwoPhaseKind((TwoPhaseJobHandler<Object>) handler));
+        }
+
         /** Declares a kind this client enqueues but does not run (another service has the handler). */
         public <T> Builder kind(String kind, Class<T> argsType) {
             return kind(kind, argsType, KindOptions.defaults());

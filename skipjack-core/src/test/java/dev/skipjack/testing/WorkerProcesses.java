@@ -59,6 +59,20 @@ public final class WorkerProcesses implements AutoCloseable {
         return p;
     }
 
+    /** Starts a JVM running {@code main} with these arguments; it must print READY once it runs. */
+    public Process startMain(Class<?> main, String workerId, String... args) throws IOException {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        List<String> command = new ArrayList<>(List.of(java, "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+                "-cp", System.getProperty("java.class.path"), main.getName()));
+        command.addAll(List.of(args));
+        ProcessBuilder pb = new ProcessBuilder(command);
+        pb.redirectError(logDir.resolve(workerId + ".err").toFile());
+        pb.redirectOutput(logDir.resolve(workerId + ".out").toFile());
+        Process p = pb.start();
+        processes.add(p);
+        return p;
+    }
+
     /** SIGKILL: the JVM gets no chance to clean up, like a crashed host. */
     public static void kill(Process p) throws InterruptedException {
         p.destroyForcibly();

@@ -7,6 +7,8 @@ import dev.skipjack.internal.complete.CompletionWriter;
 import dev.skipjack.internal.maintenance.DueJobPromoter;
 import dev.skipjack.internal.maintenance.LeaseRescuer;
 import dev.skipjack.internal.sql.SqlStatements;
+import dev.skipjack.internal.twophase.PreparedTransactionResolver;
+import dev.skipjack.internal.twophase.TwoPhaseKind;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -81,6 +83,11 @@ public final class WorkerRuntime {
                 kindsRunElsewhere.add(k.kind());
             }
         }
+        for (RegisteredKind k : kinds.values()) {
+            if (k.transactionalHandler() instanceof TwoPhaseKind twoPhase) {
+                twoPhase.bind(sql.names());
+            }
+        }
         for (QueueSettings q : queues) {
             fetchers.put(q.name(), new QueueFetcher(ctx, q.name(), q.concurrency(), q.maxBatch(), transactionalKinds,
                     kindsRunElsewhere, timing.pollInterval()));
@@ -88,6 +95,16 @@ public final class WorkerRuntime {
     }
 
     public void start() {
+        if (PreparedTransactionResolver.anyTwoPhase(ctx.kinds())) {
+            try {
+                PreparedTransactionResolver.requirePreparedTransactions(ctx.dataSource());
+            } catch (java.sql.SQLException e) {
+                throw new dev.skipjack.SkipjackException("could not read max_prepared_transactions: " + e.getMessage(), e);
+            }
+            maintenanceTimer.scheduleWithFixedDelay(new PreparedTransactionResolver(ctx.dataSource(), sql, ctx.kinds(),
+                    timing.lease()), timing.rescueInterval().toMillis(), timing.rescueInterval().toMillis(),
+                    TimeUnit.MILLISECONDS);
+        }
         ctx.completer().start();
         LeaseHeartbeat heartbeat = new LeaseHeartbeat(ctx, sql);
         heartbeatTimer.scheduleWithFixedDelay(heartbeat, timing.heartbeatInterval().toMillis(),
