@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.skipjack.internal.claim.JobClaimer;
 import dev.skipjack.internal.complete.BatchCompleter;
 import dev.skipjack.internal.complete.CompletionWriter;
+import dev.skipjack.internal.leader.LeaderElector;
 import dev.skipjack.internal.maintenance.DueJobPromoter;
 import dev.skipjack.internal.maintenance.LeaseRescuer;
 import dev.skipjack.internal.sql.SqlStatements;
@@ -50,6 +51,7 @@ public final class WorkerRuntime {
     private final ScheduledExecutorService heartbeatTimer;
     private final ScheduledExecutorService maintenanceTimer;
     private final ScheduledExecutorService leaseWatchdog;
+    private final LeaderElector leader;
     /** How often the lease watchdog looks for executions whose lease this worker can no longer extend. */
     static final Duration LEASE_WATCHDOG_INTERVAL = Duration.ofMillis(50);
 
@@ -68,6 +70,8 @@ public final class WorkerRuntime {
         this.heartbeatTimer = Executors.newSingleThreadScheduledExecutor(WorkerThreads.daemonFactory("skipjack-heartbeat"));
         this.maintenanceTimer = Executors.newSingleThreadScheduledExecutor(
                 WorkerThreads.daemonFactory("skipjack-maintenance"));
+        // A term of two maintenance rounds: renewed every round, so one missed round keeps it.
+        this.leader = new LeaderElector(dataSource, sql, workerId, timing.rescueInterval().multipliedBy(2));
         this.leaseWatchdog = Executors.newSingleThreadScheduledExecutor(
                 WorkerThreads.daemonFactory("skipjack-lease-watchdog"));
         this.ctx = new WorkerContext(dataSource, workerId, timing.lease(), mapper, kinds,
@@ -101,8 +105,8 @@ public final class WorkerRuntime {
             } catch (java.sql.SQLException e) {
                 throw new dev.skipjack.SkipjackException("could not read max_prepared_transactions: " + e.getMessage(), e);
             }
-            maintenanceTimer.scheduleWithFixedDelay(new PreparedTransactionResolver(ctx.dataSource(), sql, ctx.kinds(),
-                    timing.lease()), timing.rescueInterval().toMillis(), timing.rescueInterval().toMillis(),
+            maintenanceTimer.scheduleWithFixedDelay(leader.whenLeader(new PreparedTransactionResolver(ctx.dataSource(),
+                    sql, ctx.kinds(), timing.lease())), timing.rescueInterval().toMillis(), timing.rescueInterval().toMillis(),
                     TimeUnit.MILLISECONDS);
         }
         ctx.completer().start();
@@ -113,8 +117,11 @@ public final class WorkerRuntime {
         // jobs whose lease has run out (found by NetworkFaultTest).
         leaseWatchdog.scheduleWithFixedDelay(heartbeat::abandonUnextendable, LEASE_WATCHDOG_INTERVAL.toMillis(),
                 LEASE_WATCHDOG_INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
-        maintenanceTimer.scheduleWithFixedDelay(new LeaseRescuer(ctx.dataSource(), sql), timing.rescueInterval().toMillis(),
-                timing.rescueInterval().toMillis(), TimeUnit.MILLISECONDS);
+        // Leader-only maintenance; the elector runs first on the same single thread, so a new
+        // leader rescues in the same round it takes over.
+        maintenanceTimer.scheduleWithFixedDelay(leader, 0, timing.rescueInterval().toMillis(), TimeUnit.MILLISECONDS);
+        maintenanceTimer.scheduleWithFixedDelay(leader.whenLeader(new LeaseRescuer(ctx.dataSource(), sql)),
+                timing.rescueInterval().toMillis(), timing.rescueInterval().toMillis(), TimeUnit.MILLISECONDS);
         maintenanceTimer.scheduleWithFixedDelay(new DueJobPromoter(ctx.dataSource(), sql, this::wake), 0,
                 timing.promoteInterval().toMillis(), TimeUnit.MILLISECONDS);
         fetchers.values().forEach(QueueFetcher::start);
@@ -144,6 +151,7 @@ public final class WorkerRuntime {
     public void stop(Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();
         maintenanceTimer.shutdownNow();
+        leader.release();
         fetchers.values().forEach(QueueFetcher::requestStop);
         boolean idle = true;
         try {
