@@ -116,7 +116,8 @@ public final class WorkerProcess {
         Skipjack skipjack = builder.build();
         Runtime.getRuntime().addShutdownHook(new Thread(skipjack::close, "graceful-stop"));
         skipjack.start();
-        System.out.println("READY " + workerId);
+        // The wall clock this JVM sees, so clock-skew tests can check their skew took effect.
+        System.out.println("READY " + workerId + " " + System.currentTimeMillis());
         System.out.flush();
         new CountDownLatch(1).await(); // until killed
     }
