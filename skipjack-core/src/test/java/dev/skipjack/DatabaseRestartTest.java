@@ -36,7 +36,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class DatabaseRestartTest {
 
-    static final int JOBS = 2_000;
+    static final int JOBS = 1_000;
     static final Duration OUTAGE = Duration.ofSeconds(2);
 
     private static EmbeddedDatabase.Builder server;

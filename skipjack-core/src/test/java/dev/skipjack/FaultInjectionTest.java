@@ -71,17 +71,17 @@ class FaultInjectionTest extends DatabaseTest {
     /** Fault 1, transactional mode: a killed worker's transactions roll back; exactly one committed execution per job. */
     @Test
     void killedWorkersWithReplacementsTransactionalMode() throws Exception {
-        int jobs = 3_000;
+        int jobs = 1_500;
         prepare(jobs, 0);
         try (WorkerProcesses workers = new WorkerProcesses(schema)) {
             List<Process> alive = new ArrayList<>();
             List<String> names = new ArrayList<>();
-            for (int i = 0; i < 3; i++) {
+            for (int i = 0; i < 2; i++) {
                 names.add("w" + i);
                 alive.add(workers.start(TestDatabase.jdbcUrl(), schema, "transactional", "w" + i, 4, 10,
                         600_000, 20));
             }
-            for (int k = 0; k < 3; k++) {
+            for (int k = 0; k < 2; k++) {
                 await("some work done", Duration.ofSeconds(30), () -> queryLong("SELECT count(*) FROM " + audit()) > 0);
                 int victim = random.nextInt(alive.size());
                 WorkerProcesses.kill(alive.get(victim));
@@ -110,7 +110,7 @@ class FaultInjectionTest extends DatabaseTest {
     }
 
     private void terminatedBackends(String mode, Mode auditMode) throws Exception {
-        int jobs = 3_000;
+        int jobs = 1_500;
         prepare(jobs, 0);
         int terminated = 0;
         try (WorkerProcesses workers = new WorkerProcesses(schema)) {

@@ -25,9 +25,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class NetworkFaultTest extends DatabaseTest {
 
-    static final long LEASE_MILLIS = 3_000;
+    static final long LEASE_MILLIS = 2_000;
     /** Longer than the lease: a cut-off worker that did not stop would still be running at rescue time. */
-    static final long HANDLER_MILLIS = 5_000;
+    static final long HANDLER_MILLIS = 3_000;
 
     @Test
     void workerBehindAStalledNetworkStopsItsJobsAndOnlyTheRescuedCopiesCount() throws Exception {
