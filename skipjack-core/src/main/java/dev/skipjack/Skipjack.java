@@ -229,8 +229,9 @@ public final class Skipjack implements AutoCloseable {
         }
         List<WorkerRuntime.QueueSettings> settings = queues.stream()
                 .map(q -> new WorkerRuntime.QueueSettings(q.name(), q.concurrency(), q.maxBatch())).toList();
-        runtime = new WorkerRuntime(dataSource, sql, workerId, mapper, kinds, settings, timing);
-        runtime.start();
+        WorkerRuntime started = new WorkerRuntime(dataSource, sql, workerId, mapper, kinds, settings, timing);
+        started.start(); // may refuse (two-phase kinds without max_prepared_transactions): then not started
+        runtime = started;
     }
 
     /** Graceful stop (F-18) with the configured shutdown timeout. */

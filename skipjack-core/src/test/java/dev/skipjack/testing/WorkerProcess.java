@@ -77,9 +77,9 @@ public final class WorkerProcess {
         }
         if (mode.equals("transactional")) {
             builder.transactionalHandler("audit", AuditArgs.class, (job, tx) -> {
-                Timestamp startedAt = transactionStart(tx);
                 pause(handlerMillis);
-                audit.recordExecution(tx, job.id(), job.attempt(), workerId, pid, startedAt);
+                // started_at null: the audit uses the job transaction's now(), the claim time.
+                audit.recordExecution(tx, job.id(), job.attempt(), workerId, pid, null);
                 return Outcome.complete();
             });
         } else {
@@ -124,14 +124,6 @@ public final class WorkerProcess {
 
     private static Timestamp databaseNow(Connection c) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("SELECT clock_timestamp()"); ResultSet rs = ps.executeQuery()) {
-            rs.next();
-            return rs.getTimestamp(1);
-        }
-    }
-
-    /** The job transaction's start, which is when its claim (and so its lock) began. */
-    private static Timestamp transactionStart(Connection tx) throws SQLException {
-        try (PreparedStatement ps = tx.prepareStatement("SELECT now()"); ResultSet rs = ps.executeQuery()) {
             rs.next();
             return rs.getTimestamp(1);
         }

@@ -64,13 +64,9 @@ public final class ChaosWorker {
                 .queue(new QueueOptions("default", concurrency, 10));
         if (mode.equals("transactional")) {
             builder.transactionalHandler("chaos", Work.class, (job, tx) -> {
-                Timestamp startedAt;
-                try (PreparedStatement ps = tx.prepareStatement("SELECT now()"); ResultSet rs = ps.executeQuery()) {
-                    rs.next();
-                    startedAt = rs.getTimestamp(1);
-                }
                 Thread.sleep(ThreadLocalRandom.current().nextInt(2, 20));
-                audit.recordExecution(tx, job.id(), job.attempt(), workerId, pid, startedAt);
+                // started_at null: the audit uses the job transaction's now(), the claim time.
+                audit.recordExecution(tx, job.id(), job.attempt(), workerId, pid, null);
                 return Outcome.complete();
             });
         } else {

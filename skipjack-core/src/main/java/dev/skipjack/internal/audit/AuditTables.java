@@ -49,7 +49,8 @@ public final class AuditTables {
      * Records one execution on {@code c} (in transactional mode, the job's own connection, so the
      * row commits or rolls back with the job).
      *
-     * @param startedAt database time the execution began, or null if unknown
+     * @param startedAt database time the execution began, or null for the transaction's now() (in a job's
+     *                  transaction: its claim time)
      */
     public void recordExecution(Connection c, long jobId, int attempt, String worker, long pid, Timestamp startedAt)
             throws SQLException {
