@@ -22,7 +22,14 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class FaultInjectionTest extends DatabaseTest {
 
-    private final Random random = new Random(Long.getLong("skipjack.chaos.seed", System.nanoTime()));
+    /** Which worker each kill picks; printed so a failing run can be repeated with -Dskipjack.fault.seed. */
+    private final long seed = Long.getLong("skipjack.fault.seed", System.nanoTime());
+    private final Random random = new Random(seed);
+
+    @org.junit.jupiter.api.BeforeEach
+    void printSeed() {
+        System.out.println("FaultInjectionTest seed " + seed);
+    }
 
     /**
      * Fault 1, lease mode, Skipjack's default lease, heartbeat, poll and rescue intervals: worker
@@ -33,7 +40,7 @@ class FaultInjectionTest extends DatabaseTest {
     @Test
     void killedWorkersWithReplacementsLeaseModeDefaultSettings() throws Exception {
         int jobs = 3_000;
-        prepare(jobs, 0);
+        prepare(jobs);
         List<String> killed = new ArrayList<>();
         try (WorkerProcesses workers = new WorkerProcesses(schema)) {
             List<Process> alive = new ArrayList<>();
@@ -72,7 +79,7 @@ class FaultInjectionTest extends DatabaseTest {
     @Test
     void killedWorkersWithReplacementsTransactionalMode() throws Exception {
         int jobs = 1_500;
-        prepare(jobs, 0);
+        prepare(jobs);
         try (WorkerProcesses workers = new WorkerProcesses(schema)) {
             List<Process> alive = new ArrayList<>();
             List<String> names = new ArrayList<>();
@@ -111,7 +118,7 @@ class FaultInjectionTest extends DatabaseTest {
 
     private void terminatedBackends(String mode, Mode auditMode) throws Exception {
         int jobs = 1_500;
-        prepare(jobs, 0);
+        prepare(jobs);
         int terminated = 0;
         try (WorkerProcesses workers = new WorkerProcesses(schema)) {
             for (int i = 0; i < 2; i++) {
@@ -143,7 +150,7 @@ class FaultInjectionTest extends DatabaseTest {
     @Test
     void poisonJobsAreContainedAndHealthyOnesKeepFlowing() throws Exception {
         int healthy = 1_000;
-        prepare(0, 0);
+        prepare(0);
         List<JobRequest> mixed = new ArrayList<>();
         for (int i = 0; i < healthy; i++) {
             mixed.add(JobRequest.of("audit", new WorkerProcess.AuditArgs(i)));
@@ -184,7 +191,7 @@ class FaultInjectionTest extends DatabaseTest {
     @Test
     void gracefulShutdownUnderLoadHandsJobsBackAtOnce() throws Exception {
         int jobs = 8;
-        prepare(jobs, 0);
+        prepare(jobs);
         try (WorkerProcesses workers = new WorkerProcesses(schema)) {
             Process victim = workers.start(TestDatabase.jdbcUrl(), schema, "lease", "victim", 4, 4, 15_000, 4_000);
             await("the victim to hold 4 jobs", Duration.ofSeconds(30), () -> runningBy("victim") == 4);
@@ -210,7 +217,7 @@ class FaultInjectionTest extends DatabaseTest {
 
     private Skipjack producer;
 
-    private void prepare(int jobs, int unused) {
+    private void prepare(int jobs) {
         // max_attempts is fixed at enqueue, so the producer declares the poison kinds' options too.
         KindOptions twoAttempts = KindOptions.defaults().maxAttempts(2);
         producer = client(builder().kind("audit", WorkerProcess.AuditArgs.class)
