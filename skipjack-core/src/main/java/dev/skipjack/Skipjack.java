@@ -234,11 +234,12 @@ public final class Skipjack implements AutoCloseable {
         }
         List<WorkerRuntime.QueueSettings> settings = queues.stream()
                 .map(q -> new WorkerRuntime.QueueSettings(q.name(), q.concurrency(), q.maxBatch())).toList();
-        runtime = new WorkerRuntime(dataSource, sql, workerId, mapper, kinds, settings, timing);
+        WorkerRuntime started = new WorkerRuntime(dataSource, sql, workerId, mapper, kinds, settings, timing);
         if (listenNotify) {
-            runtime.listenForInserts(InsertNotifications.channel(names));
+            started.listenForInserts(InsertNotifications.channel(names)); // started by start()
         }
-        runtime.start();
+        started.start(); // may refuse (two-phase kinds without max_prepared_transactions): then not started
+        runtime = started;
     }
 
     /** Graceful stop (F-18) with the configured shutdown timeout. */
@@ -398,6 +399,19 @@ public final class Skipjack implements AutoCloseable {
                                                 TransactionalJobHandler<T> handler) {
             Objects.requireNonNull(handler, "handler");
             return register(kind, argsType, options, null, (TransactionalJobHandler<Object>) handler);
+        }
+
+        /** Registers a two-phase handler (F-5): database work, PREPARE, an outside call, COMMIT PREPARED. */
+        public <T> Builder twoPhaseHandler(String kind, Class<T> argsType, TwoPhaseJobHandler<T> handler) {
+            return twoPhaseHandler(kind, argsType, KindOptions.defaults(), handler);
+        }
+
+        @SuppressWarnings("unchecked")
+        public <T> Builder twoPhaseHandler(String kind, Class<T> argsType, KindOptions options,
+                                           TwoPhaseJobHandler<T> handler) {
+            Objects.requireNonNull(handler, "handler");
+            return register(kind, argsType, options, null,
+                    new dev.skipjack.internal.twophase.TwoPhaseKind((TwoPhaseJobHandler<Object>) handler));
         }
 
         /** Declares a kind this client enqueues but does not run (another service has the handler). */

@@ -44,9 +44,9 @@ class CrashRecoveryTest extends DatabaseTest {
         assertThat(queryLong("SELECT count(*) FROM " + jobsTable()
                 + " WHERE errors @> '[{\"class\": \"LeaseExpired\"}]' AND attempt = 2"))
                 .as("jobs rescued from the dead worker, attempt counted").isEqualTo(8);
-        assertThat(queryLong("SELECT count(*) FROM \"" + schema + "\".audit WHERE worker = 'victim'"))
+        assertThat(queryLong("SELECT count(*) FROM " + audit() + " WHERE worker = 'victim'"))
                 .as("the victim never finished a job").isZero();
-        assertThat(queryLong("SELECT count(*) FROM (SELECT job_id FROM \"" + schema + "\".audit"
+        assertThat(queryLong("SELECT count(*) FROM (SELECT job_id FROM " + audit()
                 + " GROUP BY job_id HAVING count(*) > 1) d")).isZero();
         producer.stop(Duration.ZERO);
     }
@@ -71,14 +71,13 @@ class CrashRecoveryTest extends DatabaseTest {
             workers.start(TestDatabase.jdbcUrl(), schema, "transactional", "survivor", 8, 8, 600_000, 0);
             await("every job completed", Duration.ofSeconds(60), () -> completed() == JOBS);
         }
-        assertThat(queryLong("SELECT count(*) FROM \"" + schema + "\".audit")).isEqualTo(JOBS);
-        assertThat(queryLong("SELECT count(*) FROM \"" + schema + "\".audit WHERE worker = 'victim'")).isZero();
+        assertThat(queryLong("SELECT count(*) FROM " + audit())).isEqualTo(JOBS);
+        assertThat(queryLong("SELECT count(*) FROM " + audit() + " WHERE worker = 'victim'")).isZero();
     }
 
     private Skipjack prepare() {
         Skipjack producer = client(builder().kind("audit", WorkerProcess.AuditArgs.class));
-        execute("CREATE TABLE \"" + schema + "\".audit (job_id bigint NOT NULL, attempt int NOT NULL,"
-                + " worker text NOT NULL, pid bigint NOT NULL)");
+        createAudit();
         List<JobRequest> requests = new ArrayList<>();
         for (int i = 0; i < JOBS; i++) {
             requests.add(JobRequest.of("audit", new WorkerProcess.AuditArgs(i)));

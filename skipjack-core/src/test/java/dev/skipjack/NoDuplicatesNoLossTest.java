@@ -49,8 +49,7 @@ class NoDuplicatesNoLossTest extends DatabaseTest {
 
     private void drain(String mode, int jobs) throws Exception {
         Skipjack producer = client(builder().kind("audit", WorkerProcess.AuditArgs.class));
-        execute("CREATE TABLE \"" + schema + "\".audit (job_id bigint NOT NULL, attempt int NOT NULL,"
-                + " worker text NOT NULL, pid bigint NOT NULL, at timestamptz NOT NULL DEFAULT clock_timestamp())");
+        createAudit();
         List<JobRequest> requests = new ArrayList<>(jobs);
         for (int i = 0; i < jobs; i++) {
             requests.add(JobRequest.of("audit", new WorkerProcess.AuditArgs(i)));
@@ -71,14 +70,14 @@ class NoDuplicatesNoLossTest extends DatabaseTest {
                 .as("completed jobs").isEqualTo(jobs);
         assertThat(duplicateExecutions()).as("jobs executed more than once").isZero();
         assertThat(queryLong("SELECT count(*) FROM " + jobsTable() + " j WHERE NOT EXISTS"
-                + " (SELECT 1 FROM \"" + schema + "\".audit a WHERE a.job_id = j.id)"))
+                + " (SELECT 1 FROM " + audit() + " a WHERE a.job_id = j.id)"))
                 .as("completed jobs with no execution").isZero();
-        assertThat(queryLong("SELECT count(DISTINCT worker) FROM \"" + schema + "\".audit"))
+        assertThat(queryLong("SELECT count(DISTINCT worker) FROM " + audit()))
                 .as("workers that took part").isEqualTo(PROCESSES);
     }
 
     private long duplicateExecutions() {
-        return queryLong("SELECT count(*) FROM (SELECT job_id FROM \"" + schema + "\".audit"
+        return queryLong("SELECT count(*) FROM (SELECT job_id FROM " + audit()
                 + " GROUP BY job_id HAVING count(*) > 1) d");
     }
 }

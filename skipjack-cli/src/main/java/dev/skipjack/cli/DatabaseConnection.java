@@ -16,10 +16,17 @@ public final class DatabaseConnection implements AutoCloseable {
 
     private final HikariDataSource dataSource;
     private final EmbeddedDatabase embedded;
+    private final DatabaseUrl url;
 
-    private DatabaseConnection(HikariDataSource dataSource, EmbeddedDatabase embedded) {
+    private DatabaseConnection(HikariDataSource dataSource, EmbeddedDatabase embedded, DatabaseUrl url) {
         this.dataSource = dataSource;
         this.embedded = embedded;
+        this.url = url;
+    }
+
+    /** The database this pool is on (the embedded server's, when one was started). */
+    public DatabaseUrl url() {
+        return url;
     }
 
     /**
@@ -30,7 +37,7 @@ public final class DatabaseConnection implements AutoCloseable {
         if (url.isPresent()) {
             out.println("Using database " + url.get().displayName());
             out.flush();
-            return new DatabaseConnection(pool(url.get(), poolSize), null);
+            return new DatabaseConnection(pool(url.get(), poolSize), null, url.get());
         }
         out.println("No --url or SKIPJACK_DATABASE_URL given: starting an embedded PostgreSQL for this run...");
         out.flush();
@@ -40,7 +47,8 @@ public final class DatabaseConnection implements AutoCloseable {
             out.printf("Embedded PostgreSQL listening on port %d (started in %.1f s; deleted when this command ends)%n",
                     embedded.port(), (System.nanoTime() - startNanos) / 1e9);
             out.flush();
-            return new DatabaseConnection(pool(DatabaseUrl.parse(embedded.jdbcUrl()), poolSize), embedded);
+            DatabaseUrl embeddedUrl = DatabaseUrl.parse(embedded.jdbcUrl());
+            return new DatabaseConnection(pool(embeddedUrl, poolSize), embedded, embeddedUrl);
         } catch (RuntimeException e) {
             embedded.close();
             throw e;

@@ -12,7 +12,8 @@ import java.sql.SQLException;
 @Command(name = "skipjack", mixinStandardHelpOptions = true, version = "skipjack 0.1.0-SNAPSHOT",
         description = "Skipjack, a durable job queue on PostgreSQL.",
         subcommands = {DemoCommand.class, MigrateCommand.class, EnqueueCommand.class, JobsCommand.class,
-                QueuesCommand.class, StatsCommand.class, WorkerCommand.class, DashboardCommand.class, BenchCommand.class})
+                QueuesCommand.class, StatsCommand.class, WorkerCommand.class, DashboardCommand.class, BenchCommand.class,
+                ChaosCommand.class})
 public final class SkipjackCli implements Runnable {
 
     @CommandLine.Spec

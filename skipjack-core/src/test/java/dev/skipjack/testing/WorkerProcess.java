@@ -2,15 +2,19 @@ package dev.skipjack.testing;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import dev.skipjack.KindOptions;
 import dev.skipjack.Outcome;
 import dev.skipjack.QueueOptions;
 import dev.skipjack.Skipjack;
+import dev.skipjack.internal.audit.AuditTables;
+import dev.skipjack.internal.sql.TableNames;
 
 import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Timestamp;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,7 +26,13 @@ import java.util.concurrent.CountDownLatch;
  * transactional mode inside the job's transaction. Runs until killed.
  *
  * <p>Arguments: jdbcUrl schema mode(lease|transactional|naive) workerId concurrency batch
- * leaseMillis handlerMillis.
+ * leaseMillis handlerMillis [rescueMillis]. A rescueMillis of 0 keeps Skipjack's default rescue
+ * and poll intervals (with leaseMillis 15000, the default settings end to end).
+ *
+ * <p>Besides {@code audit} it runs the poison kinds of the fault tests: {@code poison-throw}
+ * (always throws), {@code poison-hang} (ignores interrupts past its 500 ms timeout for 3 s) and
+ * {@code poison-error} (throws an {@link Error}); none of them writes an audit row. SIGTERM stops
+ * the client gracefully (F-18), like a container being stopped.
  */
 public final class WorkerProcess {
 
@@ -41,10 +51,13 @@ public final class WorkerProcess {
         int batch = Integer.parseInt(argv[5]);
         long leaseMillis = Long.parseLong(argv[6]);
         long handlerMillis = Long.parseLong(argv[7]);
+        long rescueMillis = argv.length > 8 ? Long.parseLong(argv[8]) : 500;
 
         HikariConfig config = new HikariConfig();
         config.setJdbcUrl(url);
         config.setMaximumPoolSize(concurrency + 6);
+        // Lets fault tests find this schema's worker connections in pg_stat_activity.
+        config.addDataSourceProperty("ApplicationName", "skipjack-worker " + schema);
         HikariDataSource ds = new HikariDataSource(config);
         long pid = ProcessHandle.current().pid();
 
@@ -52,43 +65,67 @@ public final class WorkerProcess {
             runNaive(ds, schema, workerId, concurrency, batch, pid);
             return;
         }
+        AuditTables audit = new AuditTables(new TableNames(schema, "skipjack_"));
         Skipjack.Builder builder = Skipjack.builder(ds)
                 .schema(schema)
                 .workerId(workerId)
                 .lease(Duration.ofMillis(leaseMillis))
-                .pollInterval(Duration.ofMillis(50))
-                .rescueInterval(Duration.ofMillis(500))
+                .shutdownTimeout(Duration.ofSeconds(2))
                 .queue(new QueueOptions("default", concurrency, batch));
+        if (rescueMillis > 0) {
+            builder.pollInterval(Duration.ofMillis(50)).rescueInterval(Duration.ofMillis(rescueMillis));
+        }
         if (mode.equals("transactional")) {
             builder.transactionalHandler("audit", AuditArgs.class, (job, tx) -> {
                 pause(handlerMillis);
-                audit(tx, schema, job.id(), job.attempt(), workerId, pid);
+                // started_at null: the audit uses the job transaction's now(), the claim time.
+                audit.recordExecution(tx, job.id(), job.attempt(), workerId, pid, null);
                 return Outcome.complete();
             });
         } else {
+            // Database time without a round trip per job: a handler blocked in a query when a
+            // partition starts would swallow the interrupt that stops it (see NetworkFaultTest).
+            long clockOffsetMillis;
+            try (Connection c = ds.getConnection()) {
+                clockOffsetMillis = databaseNow(c).getTime() - System.currentTimeMillis();
+            }
             builder.handler("audit", AuditArgs.class, job -> {
+                Timestamp startedAt = new Timestamp(System.currentTimeMillis() + clockOffsetMillis);
                 pause(handlerMillis);
                 try (Connection c = ds.getConnection()) {
-                    audit(c, schema, job.id(), job.attempt(), workerId, pid);
+                    audit.recordExecution(c, job.id(), job.attempt(), workerId, pid, startedAt);
                 }
                 return Outcome.complete();
             });
         }
+        KindOptions poison = KindOptions.defaults().maxAttempts(2).timeout(Duration.ofMillis(500))
+                .retryPolicy(attempt -> Duration.ZERO);
+        builder.handler("poison-throw", AuditArgs.class, poison, job -> {
+            throw new IllegalStateException("poison job " + job.id() + " always throws");
+        });
+        builder.handler("poison-hang", AuditArgs.class, poison, job -> {
+            long until = System.nanoTime() + 3_000_000_000L;
+            while (System.nanoTime() < until) {
+                Thread.onSpinWait(); // ignores its interrupt on purpose
+            }
+            return Outcome.complete();
+        });
+        builder.handler("poison-error", AuditArgs.class, poison, job -> {
+            throw new StackOverflowError("poison job " + job.id() + " throws an Error");
+        });
         Skipjack skipjack = builder.build();
+        Runtime.getRuntime().addShutdownHook(new Thread(skipjack::close, "graceful-stop"));
         skipjack.start();
-        System.out.println("READY " + workerId);
+        // The wall clock this JVM sees, so clock-skew tests can check their skew took effect.
+        System.out.println("READY " + workerId + " " + System.currentTimeMillis());
         System.out.flush();
         new CountDownLatch(1).await(); // until killed
     }
 
-    static void audit(Connection c, String schema, long jobId, int attempt, String workerId, long pid) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(
-                "INSERT INTO \"" + schema + "\".audit (job_id, attempt, worker, pid) VALUES (?, ?, ?, ?)")) {
-            ps.setLong(1, jobId);
-            ps.setInt(2, attempt);
-            ps.setString(3, workerId);
-            ps.setLong(4, pid);
-            ps.executeUpdate();
+    private static Timestamp databaseNow(Connection c) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT clock_timestamp()"); ResultSet rs = ps.executeQuery()) {
+            rs.next();
+            return rs.getTimestamp(1);
         }
     }
 
@@ -104,6 +141,7 @@ public final class WorkerProcess {
      */
     private static void runNaive(HikariDataSource ds, String schema, String workerId, int threads, int batch, long pid)
             throws InterruptedException {
+        AuditTables audit = new AuditTables(new TableNames(schema, "skipjack_"));
         String jobs = "\"" + schema + "\".skipjack_jobs";
         List<Thread> workers = new ArrayList<>();
         System.out.println("READY " + workerId);
@@ -136,7 +174,7 @@ public final class WorkerProcess {
                             ps.executeUpdate();
                         }
                         for (long id : ids) {
-                            audit(c, schema, id, 1, workerId, pid);
+                            audit.recordExecution(c, id, 1, workerId, pid, null);
                         }
                         try (PreparedStatement ps = c.prepareStatement("UPDATE " + jobs
                                 + " SET state = 'completed', finished_at = now(), lease_until = NULL WHERE id = ANY(?)")) {

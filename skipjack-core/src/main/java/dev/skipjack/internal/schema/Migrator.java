@@ -29,7 +29,8 @@ public final class Migrator {
     /** Every migration, in order. A migration is never edited once released; add a new one. */
     static final List<Migration> MIGRATIONS = List.of(
             new Migration(1, "jobs"),
-            new Migration(3, "queues"));
+            new Migration(3, "queues"),
+            new Migration(4, "leader"));
 
     record Migration(int version, String name) {
         String resource() {

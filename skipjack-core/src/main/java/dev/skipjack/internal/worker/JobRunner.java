@@ -5,6 +5,7 @@ import dev.skipjack.KindOptions;
 import dev.skipjack.Outcome;
 import dev.skipjack.internal.claim.ClaimedJob;
 import dev.skipjack.internal.complete.Completion;
+import dev.skipjack.internal.twophase.TwoPhaseKind;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -131,7 +132,18 @@ final class JobRunner {
                 }
             }
             try {
-                c.commit();
+                if (completion.isPlainCompletion()
+                        && ctx.kinds().get(claimed.kind()).transactionalHandler() instanceof TwoPhaseKind twoPhase) {
+                    Exception externalFailure = twoPhase.commit(c, claimed.id(), claimed.attempt());
+                    if (externalFailure != null) {
+                        return translator.fromFailure(claimed, "ExternalCallFailed",
+                                "the external call failed, the prepared work was rolled back: "
+                                        + OutcomeTranslator.messageOf(externalFailure), externalFailure, options,
+                                ctx.workerId());
+                    }
+                } else {
+                    c.commit();
+                }
             } catch (SQLException e) {
                 return translator.fromFailure(claimed, "CommitFailed",
                         "the job's transaction failed to commit: " + e.getMessage(), e, options, ctx.workerId());

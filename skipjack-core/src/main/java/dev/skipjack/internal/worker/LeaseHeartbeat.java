@@ -77,6 +77,19 @@ public final class LeaseHeartbeat implements Runnable {
         }
     }
 
+    /**
+     * Stops every execution whose lease this worker can no longer vouch for. Runs on a timer of
+     * its own, not only after an extension: an extension stuck on a stalled connection (a network
+     * partition, a pool waiting for a connection) must not keep it from running. It stops a
+     * little early, by {@code safetyMargin}, so the handler is interrupted before the database
+     * lease (which starts later than the local one) can expire and the job be rescued.
+     */
+    public void abandonUnextendable() {
+        long leaseNanos = ctx.lease().toNanos();
+        long safetyMargin = Math.min(leaseNanos / 10, 1_000_000_000L);
+        abandonExpired(System.nanoTime() + safetyMargin);
+    }
+
     private void abandonExpired(long now) {
         for (Execution e : ctx.tracker().leased()) {
             if (e.leaseMayHaveExpired(now)) {

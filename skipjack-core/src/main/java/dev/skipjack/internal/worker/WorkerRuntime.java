@@ -4,11 +4,14 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.skipjack.internal.claim.JobClaimer;
 import dev.skipjack.internal.complete.BatchCompleter;
 import dev.skipjack.internal.complete.CompletionWriter;
+import dev.skipjack.internal.leader.LeaderElector;
 import dev.skipjack.internal.maintenance.DueJobPromoter;
 import dev.skipjack.internal.maintenance.LeaseRescuer;
 import dev.skipjack.internal.pause.PausedQueues;
 import dev.skipjack.internal.notify.InsertListener;
 import dev.skipjack.internal.sql.SqlStatements;
+import dev.skipjack.internal.twophase.PreparedTransactionResolver;
+import dev.skipjack.internal.twophase.TwoPhaseKind;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -51,6 +54,10 @@ public final class WorkerRuntime {
     private final ScheduledExecutorService maintenanceTimer;
     private final PausedQueues pausedQueues;
     private InsertListener insertListener;
+    private final ScheduledExecutorService leaseWatchdog;
+    private final LeaderElector leader;
+    /** How often the lease watchdog looks for executions whose lease this worker can no longer extend. */
+    static final Duration LEASE_WATCHDOG_INTERVAL = Duration.ofMillis(50);
 
     public WorkerRuntime(DataSource dataSource, SqlStatements sql, String workerId, ObjectMapper mapper,
                          Map<String, RegisteredKind> kinds, List<QueueSettings> queues, Timing timing) {
@@ -67,6 +74,10 @@ public final class WorkerRuntime {
         this.heartbeatTimer = Executors.newSingleThreadScheduledExecutor(WorkerThreads.daemonFactory("skipjack-heartbeat"));
         this.maintenanceTimer = Executors.newSingleThreadScheduledExecutor(
                 WorkerThreads.daemonFactory("skipjack-maintenance"));
+        // A term of two maintenance rounds: renewed every round, so one missed round keeps it.
+        this.leader = new LeaderElector(dataSource, sql, workerId, timing.rescueInterval().multipliedBy(2));
+        this.leaseWatchdog = Executors.newSingleThreadScheduledExecutor(
+                WorkerThreads.daemonFactory("skipjack-lease-watchdog"));
         this.ctx = new WorkerContext(dataSource, workerId, timing.lease(), mapper, kinds,
                 new JobClaimer(sql, workerId, timing.lease()), writer, completer, tracker, translator, jobThreads, timeouts);
         // Kinds claimed only by their own path: transactional kinds by job threads in a transaction,
@@ -81,6 +92,11 @@ public final class WorkerRuntime {
                 kindsRunElsewhere.add(k.kind());
             }
         }
+        for (RegisteredKind k : kinds.values()) {
+            if (k.transactionalHandler() instanceof TwoPhaseKind twoPhase) {
+                twoPhase.bind(sql.names());
+            }
+        }
         for (QueueSettings q : queues) {
             fetchers.put(q.name(), new QueueFetcher(ctx, q.name(), q.concurrency(), q.maxBatch(), transactionalKinds,
                     kindsRunElsewhere, timing.pollInterval(), pausedQueues));
@@ -93,15 +109,37 @@ public final class WorkerRuntime {
     }
 
     public void start() {
+        if (PreparedTransactionResolver.anyTwoPhase(ctx.kinds())) {
+            try {
+                PreparedTransactionResolver.requirePreparedTransactions(ctx.dataSource());
+            } catch (java.sql.SQLException e) {
+                throw new dev.skipjack.SkipjackException("could not read max_prepared_transactions: " + e.getMessage(), e);
+            }
+            maintenanceTimer.scheduleWithFixedDelay(leader.whenLeader(new PreparedTransactionResolver(ctx.dataSource(),
+                    sql, ctx.kinds(), timing.lease())), timing.rescueInterval().toMillis(), timing.rescueInterval().toMillis(),
+                    TimeUnit.MILLISECONDS);
+        }
         ctx.completer().start();
         // Read pauses before the first claim, so a paused queue is never claimed from at start-up.
         pausedQueues.run();
         maintenanceTimer.scheduleWithFixedDelay(pausedQueues, PausedQueues.REFRESH_INTERVAL.toMillis(),
                 PausedQueues.REFRESH_INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
-        heartbeatTimer.scheduleWithFixedDelay(new LeaseHeartbeat(ctx, sql), timing.heartbeatInterval().toMillis(),
+        LeaseHeartbeat heartbeat = new LeaseHeartbeat(ctx, sql);
+        heartbeatTimer.scheduleWithFixedDelay(heartbeat, timing.heartbeatInterval().toMillis(),
                 timing.heartbeatInterval().toMillis(), TimeUnit.MILLISECONDS);
-        maintenanceTimer.scheduleWithFixedDelay(new LeaseRescuer(ctx.dataSource(), sql), timing.rescueInterval().toMillis(),
-                timing.rescueInterval().toMillis(), TimeUnit.MILLISECONDS);
+        // Separate thread: a heartbeat blocked on a stalled connection must not delay stopping
+        // jobs whose lease has run out (found by NetworkFaultTest).
+        leaseWatchdog.scheduleWithFixedDelay(heartbeat::abandonUnextendable, LEASE_WATCHDOG_INTERVAL.toMillis(),
+                LEASE_WATCHDOG_INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
+        // Leader-only maintenance. Election and rescue in one task, so a node that takes over from
+        // a dead leader rescues in the same round instead of one round later.
+        LeaseRescuer rescuer = new LeaseRescuer(ctx.dataSource(), sql);
+        maintenanceTimer.scheduleWithFixedDelay(() -> {
+            leader.run();
+            if (leader.isLeader()) {
+                rescuer.run();
+            }
+        }, 0, timing.rescueInterval().toMillis(), TimeUnit.MILLISECONDS);
         maintenanceTimer.scheduleWithFixedDelay(new DueJobPromoter(ctx.dataSource(), sql, this::wake), 0,
                 timing.promoteInterval().toMillis(), TimeUnit.MILLISECONDS);
         fetchers.values().forEach(QueueFetcher::start);
@@ -142,6 +180,7 @@ public final class WorkerRuntime {
         if (insertListener != null) {
             insertListener.stop();
         }
+        leader.release();
         fetchers.values().forEach(QueueFetcher::requestStop);
         boolean idle = true;
         try {
@@ -172,6 +211,7 @@ public final class WorkerRuntime {
         ctx.completer().stop(Duration.ofSeconds(10));
         abortStuckTransactions(abandoned);
         heartbeatTimer.shutdownNow();
+        leaseWatchdog.shutdownNow();
         ctx.timers().shutdownNow();
         ctx.jobThreads().shutdownNow();
         log.info("Skipjack worker {} stopped; {} unfinished jobs handed back", ctx.workerId(), abandoned.size());

@@ -1,0 +1,107 @@
+package dev.skipjack.internal.leader;
+
+import dev.skipjack.internal.sql.SqlStatements;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.time.Duration;
+import javax.sql.DataSource;
+
+/**
+ * Elects one node to run periodic maintenance (the rescuer, the two-phase resolver; later the
+ * pruner and cron): a row in the leader table with a lease on the database clock, taken or renewed
+ * by one statement (leader_acquire.sql). No session state, so it is safe behind PgBouncer in
+ * transaction mode. Locally a node counts itself leader only until the time it sent its last
+ * successful renewal plus the term, which ends before the database's lease does, so two nodes
+ * never both believe they lead. The maintenance it guards is safe to run twice anyway; leadership
+ * only saves the duplicate work.
+ */
+public final class LeaderElector implements Runnable {
+
+    private static final Logger log = LoggerFactory.getLogger(LeaderElector.class);
+    public static final String MAINTENANCE = "maintenance";
+
+    private final DataSource dataSource;
+    private final SqlStatements sql;
+    private final String holder;
+    private final Duration term;
+    private volatile long leaderUntilNanos = System.nanoTime();
+    private volatile boolean wasLeader;
+
+    /** @param term how long a leadership lasts without renewal; renew well within it */
+    public LeaderElector(DataSource dataSource, SqlStatements sql, String holder, Duration term) {
+        this.dataSource = dataSource;
+        this.sql = sql;
+        this.holder = holder;
+        this.term = term;
+    }
+
+    @Override
+    public void run() {
+        try {
+            tryAcquire();
+        } catch (Throwable t) {
+            log.warn("leader election failed: {}", t.toString());
+        }
+    }
+
+    /** Takes or renews leadership if free or ours; returns whether this node leads now. */
+    public boolean tryAcquire() throws Exception {
+        long sentAt = System.nanoTime();
+        boolean acquired;
+        try (Connection c = dataSource.getConnection()) {
+            if (!c.getAutoCommit()) {
+                c.setAutoCommit(true);
+            }
+            try (PreparedStatement ps = c.prepareStatement(sql.get("leader_acquire"))) {
+                ps.setString(1, MAINTENANCE);
+                ps.setString(2, holder);
+                ps.setLong(3, term.toMillis());
+                try (ResultSet rs = ps.executeQuery()) {
+                    acquired = rs.next();
+                }
+            }
+        }
+        if (acquired) {
+            leaderUntilNanos = sentAt + term.toNanos();
+        }
+        boolean leads = isLeader();
+        if (leads != wasLeader) {
+            log.info("worker {} {} maintenance leader", holder, leads ? "is now" : "is no longer");
+            wasLeader = leads;
+        }
+        return leads;
+    }
+
+    public boolean isLeader() {
+        return System.nanoTime() - leaderUntilNanos < 0;
+    }
+
+    /** Runs {@code task} only while this node leads. */
+    public Runnable whenLeader(Runnable task) {
+        return () -> {
+            if (isLeader()) {
+                task.run();
+            }
+        };
+    }
+
+    /** Gives leadership up, so another node takes over at its next try. */
+    public void release() {
+        leaderUntilNanos = System.nanoTime();
+        try (Connection c = dataSource.getConnection();
+             PreparedStatement ps = c.prepareStatement(sql.get("leader_release"))) {
+            if (!c.getAutoCommit()) {
+                c.setAutoCommit(true);
+            }
+            ps.setString(1, MAINTENANCE);
+            ps.setString(2, holder);
+            ps.executeUpdate();
+        } catch (Exception e) {
+            log.warn("could not release maintenance leadership: {}", e.toString());
+        }
+    }
+}

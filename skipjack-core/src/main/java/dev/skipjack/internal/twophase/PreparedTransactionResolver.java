@@ -1,0 +1,127 @@
+package dev.skipjack.internal.twophase;
+
+import dev.skipjack.internal.sql.SqlStatements;
+import dev.skipjack.internal.worker.RegisteredKind;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import javax.sql.DataSource;
+
+/**
+ * Resolves Skipjack's orphaned prepared transactions (F-5): those of this schema and prefix older
+ * than the lease, whose worker died between PREPARE TRANSACTION and COMMIT PREPARED. The kind's
+ * {@code externalEffectHappened} decides: commit the prepared work, or roll it back so the job runs
+ * again. Safe on several nodes: a transaction another resolver finished is simply gone.
+ */
+public final class PreparedTransactionResolver implements Runnable {
+
+    private static final Logger log = LoggerFactory.getLogger(PreparedTransactionResolver.class);
+
+    private final DataSource dataSource;
+    private final SqlStatements sql;
+    private final Map<String, RegisteredKind> kinds;
+    private final Duration orphanAge;
+
+    public PreparedTransactionResolver(DataSource dataSource, SqlStatements sql, Map<String, RegisteredKind> kinds,
+                                       Duration orphanAge) {
+        this.dataSource = dataSource;
+        this.sql = sql;
+        this.kinds = kinds;
+        this.orphanAge = orphanAge;
+    }
+
+    /** True when any kind is two-phase, so the resolver and the start-up check are needed. */
+    public static boolean anyTwoPhase(Map<String, RegisteredKind> kinds) {
+        return kinds.values().stream().anyMatch(k -> k.transactionalHandler() instanceof TwoPhaseKind);
+    }
+
+    /** Refuses to start two-phase kinds on a server that cannot prepare transactions. */
+    public static void requirePreparedTransactions(DataSource dataSource) throws SQLException {
+        try (Connection c = dataSource.getConnection();
+             PreparedStatement ps = c.prepareStatement("SELECT current_setting('max_prepared_transactions')::int");
+             ResultSet rs = ps.executeQuery()) {
+            rs.next();
+            if (rs.getInt(1) == 0) {
+                throw new dev.skipjack.SkipjackException("two-phase job kinds need PostgreSQL's max_prepared_transactions"
+                        + " > 0, and this server has 0: set it (e.g. to max_connections) in postgresql.conf and restart"
+                        + " the server, or register these kinds with transactionalHandler instead");
+            }
+        }
+    }
+
+    @Override
+    public void run() {
+        try {
+            resolveAll();
+        } catch (Throwable t) {
+            log.warn("resolving prepared transactions failed: {}", t.toString());
+        }
+    }
+
+    /** Resolves every orphan now; returns how many were committed or rolled back. */
+    public int resolveAll() throws Exception {
+        int resolved = 0;
+        try (Connection c = dataSource.getConnection()) {
+            if (!c.getAutoCommit()) {
+                c.setAutoCommit(true);
+            }
+            List<String> orphans = new ArrayList<>();
+            try (PreparedStatement ps = c.prepareStatement(sql.get("find_orphaned_prepared"))) {
+                ps.setString(1, TwoPhaseKind.gidPrefix(sql.names()));
+                ps.setLong(2, orphanAge.toMillis());
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        orphans.add(rs.getString(1));
+                    }
+                }
+            }
+            for (String gid : orphans) {
+                long[] parts = TwoPhaseKind.parse(gid);
+                if (parts == null) {
+                    continue;
+                }
+                TwoPhaseKind kind = kindOf(c, parts[0]);
+                if (kind == null) {
+                    log.warn("prepared transaction {} belongs to a kind without a two-phase handler here; left alone", gid);
+                    continue;
+                }
+                boolean happened = kind.externalEffectHappened(parts[0], (int) parts[1]);
+                try {
+                    TwoPhaseKind.finish(c, happened ? "COMMIT PREPARED" : "ROLLBACK PREPARED", gid);
+                    resolved++;
+                    log.info("resolved orphaned prepared transaction {}: {}", gid,
+                            happened ? "external effect happened, committed" : "no external effect, rolled back");
+                } catch (SQLException e) {
+                    // 42704: another node resolved it first.
+                    if (!"42704".equals(e.getSQLState())) {
+                        throw e;
+                    }
+                }
+            }
+        }
+        return resolved;
+    }
+
+    private TwoPhaseKind kindOf(Connection c, long jobId) throws SQLException {
+        // The prepared transaction holds the row's new version; this reads the committed one,
+        // whose kind is the same, without waiting for its lock.
+        try (PreparedStatement ps = c.prepareStatement(sql.get("find_job"))) {
+            ps.setLong(1, jobId);
+            try (ResultSet rs = ps.executeQuery()) {
+                if (!rs.next()) {
+                    return null;
+                }
+                RegisteredKind k = kinds.get(rs.getString(3));
+                return k != null && k.transactionalHandler() instanceof TwoPhaseKind t ? t : null;
+            }
+        }
+    }
+}
