@@ -54,12 +54,13 @@ class NoDuplicatesNoLossTest extends DatabaseTest {
         for (int i = 0; i < jobs; i++) {
             requests.add(JobRequest.of("audit", new WorkerProcess.AuditArgs(i)));
         }
-        producer.enqueueAll(requests);
         try (WorkerProcesses workers = new WorkerProcesses(schema)) {
+            // Every worker JVM is up before the first job exists, so all of them compete for all of it.
             for (int p = 0; p < PROCESSES; p++) {
                 workers.start(TestDatabase.jdbcUrl(), schema, mode, mode + "-" + p, WORKERS_PER_PROCESS, BATCH,
                         15_000, 0);
             }
+            producer.enqueueAll(requests);
             await("all " + jobs + " jobs terminal", Duration.ofMinutes(4), () -> queryLong(
                     "SELECT count(*) FROM " + jobsTable() + " WHERE state NOT IN ('completed', 'discarded', 'cancelled')") == 0);
         }

@@ -17,8 +17,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * RELIABILITY.md, Security: SQL injection through every string that reaches SQL. Identifiers
  * (schema, table prefix, queue names, kinds) are rejected by their validators; values (args,
  * error messages, worker ids) are bound and come back verbatim. After every attempt a canary table
- * that each payload tries to drop or change is still there, unchanged. (Skipjack has no free-text
- * search filter in its API yet; the dashboard's will need the same test.)
+ * that each payload tries to drop or change is still there, unchanged. The query API's search
+ * filters (used by the CLI and the dashboard) are covered too: names are validated, args filters
+ * are bound.
  */
 class SqlInjectionTest extends DatabaseTest {
 
@@ -85,6 +86,32 @@ class SqlInjectionTest extends DatabaseTest {
             assertThat(job.claimedBy()).isEqualTo(hostileWorker);
         }
         assertCanaryUntouched();
+    }
+
+    @Test
+    void searchFiltersCarryingSqlAreRejectedOrBound() {
+        Skipjack s = client(builder().kind("echo", Text.class));
+        long plain = s.enqueue("echo", new Text("plain"));
+        List<Long> hostile = new ArrayList<>();
+        for (String p : payloads) {
+            assertThatThrownBy(() -> JobQuery.all().queue(p)).as(p).isInstanceOf(InvalidOptionException.class);
+            assertThatThrownBy(() -> JobQuery.all().kind(p)).as(p).isInstanceOf(InvalidOptionException.class);
+            assertThatThrownBy(() -> JobQuery.all().argsContain(p)).as(p).isInstanceOf(InvalidOptionException.class);
+            hostile.add(s.enqueue("echo", new Text(p)));
+        }
+        for (int i = 0; i < payloads.size(); i++) {
+            // As a JSON value the payload is bound: it matches exactly the job that carries it.
+            String filter = s.admin().jobs(JobQuery.all().argsContain("{\"s\": " + jsonString(payloads.get(i)) + "}"))
+                    .jobs().stream().map(JobInfo::id).toList().toString();
+            assertThat(filter).as(payloads.get(i)).isEqualTo(List.of(hostile.get(i)).toString());
+        }
+        assertThat(s.admin().jobs(JobQuery.all().argsContain("{\"s\": \"plain\"}")).jobs())
+                .extracting(JobInfo::id).containsExactly(plain);
+        assertCanaryUntouched();
+    }
+
+    private static String jsonString(String s) {
+        return "\"" + jsonEscaped(s) + "\"";
     }
 
     private void assertCanaryUntouched() {

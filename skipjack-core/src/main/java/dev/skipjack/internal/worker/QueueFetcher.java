@@ -64,11 +64,13 @@ public final class QueueFetcher {
     private final ArrayDeque<Buffered> buffer = new ArrayDeque<>();
     /** Jobs the buffer should hold; guarded by {@link #lock}. */
     private int bufferTarget;
-    private final LongAdder startedJobs = new LongAdder();
+    private final LongAdder finishedJobs = new LongAdder();
     private long rateSampledAt = System.nanoTime();
     private long rateSampledCount;
     private boolean wakeRequested;
     private volatile boolean transactionalWorkLikely = true;
+    /** False after a lease-mode claim came back empty: transactional runs may then take every slot. */
+    private volatile boolean leaseWorkLikely = true;
     private volatile boolean running;
 
     public QueueFetcher(WorkerContext ctx, String queue, int concurrency, int maxBatch, Set<String> transactionalKinds,
@@ -174,7 +176,9 @@ public final class QueueFetcher {
         }
         int started = 0;
         if (!transactionalKinds.isEmpty() && transactionalWorkLikely) {
-            int share = Math.max(1, slots.availablePermits() / 2);
+            // Half the free slots while lease-mode work keeps coming, all of them when it does not.
+            int free = slots.availablePermits();
+            int share = leaseWorkLikely ? Math.max(1, free / 2) : free;
             for (int i = 0; i < share && slots.tryAcquire(); i++) {
                 dispatch(this::runTransactionalJobs);
                 started++;
@@ -204,6 +208,7 @@ public final class QueueFetcher {
             }
             jobs = ctx.claimer().claim(c, queue, notLeaseClaimed, want);
         }
+        leaseWorkLikely = !jobs.isEmpty();
         long leaseValidUntil = claimSentAt + ctx.lease().toNanos();
         List<Buffered> claimed = new ArrayList<>(jobs.size());
         for (ClaimedJob job : jobs) {
@@ -280,9 +285,11 @@ public final class QueueFetcher {
     }
 
     /**
-     * Sizes the local buffer to the jobs this process starts in {@link #BUFFER_WINDOW}: short jobs
-     * get claimed a batch ahead (one round trip for many jobs), long jobs are not hoarded away from
-     * other workers.
+     * Sizes the local buffer to the jobs this process finishes in {@link #BUFFER_WINDOW}, since
+     * each finished job frees the slot a buffered one fills: short jobs get claimed a batch ahead
+     * (one round trip for many jobs), long jobs are not hoarded away from other workers. Counting
+     * starts instead would buffer a whole slot's worth at start-up, when idle slots fill at once,
+     * and hold those jobs behind long handlers (ClockSkewTest and FaultInjectionTest saw it).
      */
     private void updateBufferTarget() {
         lock.lock();
@@ -292,7 +299,7 @@ public final class QueueFetcher {
             if (elapsed < RATE_SAMPLE_NANOS) {
                 return;
             }
-            long count = startedJobs.sum();
+            long count = finishedJobs.sum();
             double perNano = (double) (count - rateSampledCount) / elapsed;
             // Up to one full batch per claim in flight.
             bufferTarget = (int) Math.min((long) maxBatch * CLAIM_PIPELINE, Math.ceil(perNano * BUFFER_WINDOW.toNanos()));
@@ -337,8 +344,8 @@ public final class QueueFetcher {
         while (b != null) {
             // Abandoned while buffered (its lease could not be extended): it is not ours to run.
             if (!b.execution().isSettled()) {
-                startedJobs.increment();
                 runner.runLeased(b.job(), b.execution());
+                finishedJobs.increment();
             }
             b = takeBuffered();
         }
