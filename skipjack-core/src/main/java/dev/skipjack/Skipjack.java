@@ -10,14 +10,12 @@ import dev.skipjack.internal.enqueue.JobInserter;
 import dev.skipjack.internal.query.JobInfoReader;
 import dev.skipjack.internal.notify.InsertNotifications;
 import dev.skipjack.internal.schema.Migrator;
-import dev.skipjack.internal.sql.Jdbc;
 import dev.skipjack.internal.sql.SqlStatements;
 import dev.skipjack.internal.sql.TableNames;
 import dev.skipjack.internal.sql.Transactions;
 import dev.skipjack.internal.worker.RegisteredKind;
 import dev.skipjack.internal.worker.WorkerRuntime;
 
-import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
@@ -262,24 +260,9 @@ public final class Skipjack implements AutoCloseable {
 
     // ---------------------------------------------------------------- inspect
 
-    /** The job with this id, if it exists. */
+    /** The job with this id, if it exists. Same as {@code admin().job(id)}. */
     public Optional<JobInfo> find(long id) {
-        try (Connection c = dataSource.getConnection();
-             PreparedStatement ps = c.prepareStatement(sql.get("find_job"))) {
-            ps.setLong(1, id);
-            try (ResultSet rs = ps.executeQuery()) {
-                if (!rs.next()) {
-                    return Optional.empty();
-                }
-                return Optional.of(new JobInfo(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4),
-                        rs.getInt(5), JobState.fromDb(rs.getString(6)), Jdbc.instant(rs.getTimestamp(7)), rs.getInt(8),
-                        rs.getInt(9), parseErrors(rs.getString(10)), rs.getString(11), Jdbc.instant(rs.getTimestamp(12)),
-                        Jdbc.instant(rs.getTimestamp(13)), Jdbc.instant(rs.getTimestamp(14)),
-                        Jdbc.instant(rs.getTimestamp(15))));
-            }
-        } catch (SQLException e) {
-            throw new SkipjackException("reading job " + id + " failed: " + e.getMessage(), e);
-        }
+        return admin().job(id);
     }
 
     /** Operator actions and queries on this client's tables: find, count, retry, cancel, pause (F-25). */
@@ -308,20 +291,6 @@ public final class Skipjack implements AutoCloseable {
             throw new SkipjackException("counting jobs failed: " + e.getMessage(), e);
         }
         return counts;
-    }
-
-    private List<JobError> parseErrors(String json) {
-        try {
-            List<JobError> out = new ArrayList<>();
-            for (JsonNode n : mapper.readTree(json)) {
-                out.add(new JobError(n.hasNonNull("at") ? java.time.OffsetDateTime.parse(n.get("at").asText()).toInstant() : null,
-                        n.path("attempt").asInt(), n.path("class").asText(null), n.path("message").asText(null),
-                        n.path("stack").asText(null)));
-            }
-            return out;
-        } catch (JsonProcessingException | RuntimeException e) {
-            return List.of(new JobError(null, 0, "UnreadableErrors", e.getMessage(), json));
-        }
     }
 
     private static String defaultWorkerId() {
