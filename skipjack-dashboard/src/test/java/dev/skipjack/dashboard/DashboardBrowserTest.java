@@ -6,6 +6,7 @@ import com.microsoft.playwright.BrowserType;
 import com.microsoft.playwright.Page;
 import com.microsoft.playwright.Playwright;
 import com.microsoft.playwright.Response;
+import com.microsoft.playwright.Route;
 import com.sun.net.httpserver.HttpServer;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
@@ -35,6 +36,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
@@ -196,6 +198,26 @@ class DashboardBrowserTest {
                 .isEqualTo(1);
         // The history is kept.
         assertThat(page.locator("#errors .error-entry")).hasCount(1);
+    }
+
+    @Test
+    void aSlowOverviewDoesNotReplaceThePageTheOperatorMovedTo() {
+        // The first overview load is the slowest request a page makes. Hold it until the operator
+        // has searched, then let it answer: the search result must stay on screen. (The search box
+        // keeps focus, so the 2 s refresh would never repair a page replaced by the late answer.)
+        List<Route> held = new ArrayList<>();
+        page.route("**/api/overview", held::add);
+        page.waitForRequest("**/api/overview", () -> page.navigate(dashboard.url()));
+        page.locator("#search-input").fill("{\"note\": \"order 7\"}");
+        page.locator("#search-input").press("Enter");
+        assertThat(page.locator("#jobs tr[data-job-id='" + failedId + "']")).isVisible();
+        assertThat(held).as("the first overview request, still unanswered").hasSize(1);
+
+        int finished = Integer.parseInt(page.locator("body").getAttribute("data-renders-finished"));
+        held.forEach(Route::resume);
+        page.waitForFunction("n => Number(document.body.dataset.rendersFinished) > n", finished);
+        assertThat(page.locator("h1").textContent()).isEqualTo("Jobs");
+        assertThat(page.locator("#jobs tbody tr").count()).isEqualTo(1);
     }
 
     @Test

@@ -82,17 +82,31 @@ function route() {
   return () => overviewView();
 }
 
+// Renders are numbered: a view's data can arrive after the operator has moved on (the first
+// overview load is the slowest request), and an older render must never replace a newer page.
+let rendersStarted = 0;
+let rendersFinished = 0;
+
 async function render(showErrors) {
   const view = route();
+  const ticket = ++rendersStarted;
   const live = document.getElementById('live');
   try {
-    await view();
-    live.classList.remove('stale');
-    live.textContent = 'live · ' + new Date().toLocaleTimeString();
+    const nodes = await view();
+    if (ticket === rendersStarted) {
+      document.getElementById('view').replaceChildren(...nodes.filter(n => n !== null));
+      live.classList.remove('stale');
+      live.textContent = 'live · ' + new Date().toLocaleTimeString();
+    }
   } catch (e) {
-    live.classList.add('stale');
-    live.textContent = 'offline';
-    if (showErrors) document.getElementById('view').replaceChildren(el('p', { class: 'muted' }, 'Could not load: ' + e.message));
+    if (ticket === rendersStarted) {
+      live.classList.add('stale');
+      live.textContent = 'offline';
+      if (showErrors) document.getElementById('view').replaceChildren(el('p', { class: 'muted' }, 'Could not load: ' + e.message));
+    }
+  } finally {
+    // Lets a test wait for a render it delayed to have been handled, applied or dropped.
+    document.body.dataset.rendersFinished = String(++rendersFinished);
   }
 }
 
@@ -126,7 +140,7 @@ async function overviewView() {
       }
     }, q.paused ? 'Resume' : 'Pause'))));
 
-  document.getElementById('view').replaceChildren(
+  return [
     el('h1', {}, 'Overview'),
     cards,
     el('h2', {}, 'Finished jobs per minute, last hour'),
@@ -138,7 +152,7 @@ async function overviewView() {
       el('table', { id: 'queues' },
         el('thead', {}, el('tr', {}, el('th', {}, 'Queue'), el('th', {}, 'Status'),
           STATES.map(s => el('th', { class: 'num' }, s)), el('th', {}, ''))),
-        el('tbody', {}, queueRows))));
+        el('tbody', {}, queueRows)))];
 }
 
 /** Stacked bars per minute, drawn with SVG elements made through the DOM. */
@@ -204,12 +218,12 @@ async function jobsView(params) {
     href: '#/jobs?' + (() => { const p = new URLSearchParams(params); p.set('after', data.nextCursor); return p.toString(); })(),
     id: 'next-page' }, 'Older jobs →'));
 
-  document.getElementById('view').replaceChildren(
+  return [
     el('h1', {}, 'Jobs'), form,
     el('div', { class: 'panel' }, rows.length === 0 ? el('p', { class: 'muted', id: 'no-jobs' }, 'No jobs match.') :
       el('table', { id: 'jobs' }, el('thead', {}, el('tr', {}, ['ID', 'Queue', 'Kind', 'State', 'Attempt', 'Created', 'Args', 'Last error']
         .map(h => el('th', {}, h)))), el('tbody', {}, rows))),
-    more);
+    more];
 }
 
 // ------------------------------------------------------------------ job detail
@@ -219,8 +233,7 @@ async function jobView(id) {
   try {
     j = await api('/api/jobs/' + id);
   } catch (e) {
-    document.getElementById('view').replaceChildren(el('h1', {}, 'Job ' + id), el('p', { class: 'muted' }, 'No such job.'));
-    return;
+    return [el('h1', {}, 'Job ' + id), el('p', { class: 'muted' }, 'No such job.')];
   }
   const action = (name, label, cls) => session.readOnly ? null : el('button', {
     class: cls, 'data-action': name, onclick: async () => {
@@ -239,7 +252,7 @@ async function jobView(id) {
       el('div', { class: 'message' }, e.message || ''),
       e.stack ? el('pre', { class: 'stack' }, e.stack) : null)));
 
-  document.getElementById('view').replaceChildren(
+  return [
     el('h1', {}, 'Job ' + j.id + ' ', el('span', { class: 'muted' }, j.kind), ' ', stateBadge(j.state)),
     // Only the actions the job's state allows (the server checks again: see docs/state-machine.md).
     el('div', { class: 'actions' },
@@ -256,7 +269,7 @@ async function jobView(id) {
       el('dt', {}, 'Last attempt'), el('dd', {}, (j.attemptedAt || '—') + (j.claimedBy ? ' by ' + j.claimedBy : '')),
       el('dt', {}, 'Finished'), el('dd', {}, j.finishedAt || '—'))),
     el('h2', {}, 'Args'), el('pre', { id: 'args' }, j.args),
-    el('h2', {}, 'Error history (' + j.errors.length + ')'), errors);
+    el('h2', {}, 'Error history (' + j.errors.length + ')'), errors];
 }
 
 // ------------------------------------------------------------------ start
