@@ -2,9 +2,9 @@ package dev.skipjack;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JavaType;
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import dev.skipjack.internal.enqueue.ArgsEncoder;
 import dev.skipjack.internal.enqueue.InsertRow;
 import dev.skipjack.internal.enqueue.JobInserter;
 import dev.skipjack.internal.query.JobInfoReader;
@@ -23,6 +23,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumMap;
@@ -67,11 +68,24 @@ public final class Skipjack implements AutoCloseable {
     public static final Duration DEFAULT_PROMOTE_INTERVAL = Duration.ofMillis(250);
     /** How long {@link #close()} lets running jobs finish before handing them back. */
     public static final Duration DEFAULT_SHUTDOWN_TIMEOUT = Duration.ofSeconds(10);
+    /** How long completed jobs are kept before the maintenance leader deletes them (F-19). */
+    public static final Duration DEFAULT_COMPLETED_RETENTION = Duration.ofHours(24);
+    /** How long cancelled jobs are kept. */
+    public static final Duration DEFAULT_CANCELLED_RETENTION = Duration.ofHours(24);
+    /** How long discarded jobs are kept: longer, so someone can look at why they failed. */
+    public static final Duration DEFAULT_DISCARDED_RETENTION = Duration.ofDays(7);
+    /** Pass to {@link Builder#retention(JobState, Duration)} to never delete jobs of that state. */
+    public static final Duration KEEP_FOREVER = ChronoUnit.FOREVER.getDuration();
+    /** How often the maintenance leader deletes jobs past their retention. */
+    public static final Duration DEFAULT_PRUNE_INTERVAL = Duration.ofSeconds(10);
+    /** Longest finite retention; anything longer is meant as {@link #KEEP_FOREVER}. */
+    static final Duration MAX_RETENTION = Duration.ofDays(100 * 365);
 
     private final DataSource dataSource;
     private final TableNames names;
     private final SqlStatements sql;
     private final ObjectMapper mapper;
+    private final ArgsEncoder argsEncoder;
     private final Map<String, RegisteredKind> kinds;
     private final List<QueueOptions> queues;
     private final String workerId;
@@ -80,6 +94,8 @@ public final class Skipjack implements AutoCloseable {
     private final int maxArgsBytes;
     private final JobInserter inserter;
     private final boolean listenNotify;
+    private final Duration pruneInterval;
+    private final Map<JobState, Duration> retention;
     private WorkerRuntime runtime;
 
     private Skipjack(Builder b) {
@@ -87,6 +103,7 @@ public final class Skipjack implements AutoCloseable {
         this.names = new TableNames(b.schema, b.tablePrefix);
         this.sql = new SqlStatements("postgres", names);
         this.mapper = b.mapper;
+        this.argsEncoder = new ArgsEncoder(b.mapper);
         this.kinds = Collections.unmodifiableMap(new LinkedHashMap<>(b.kinds));
         this.queues = List.copyOf(b.queues.values());
         this.workerId = b.workerId != null ? b.workerId : defaultWorkerId();
@@ -95,6 +112,14 @@ public final class Skipjack implements AutoCloseable {
         this.shutdownTimeout = b.shutdownTimeout;
         this.maxArgsBytes = b.maxArgsBytes;
         this.listenNotify = b.listenNotify;
+        this.pruneInterval = b.pruneInterval;
+        Map<JobState, Duration> pruned = new EnumMap<>(JobState.class);
+        b.retention.forEach((state, keep) -> {
+            if (!keep.equals(KEEP_FOREVER)) {
+                pruned.put(state, keep);
+            }
+        });
+        this.retention = Collections.unmodifiableMap(pruned);
         this.inserter = new JobInserter(sql, listenNotify ? InsertNotifications.channel(names) : null);
     }
 
@@ -195,17 +220,13 @@ public final class Skipjack implements AutoCloseable {
         }
         String json;
         try {
-            JsonNode tree = mapper.valueToTree(r.args() == null ? Map.of() : r.args());
-            // Prove the args read back as the kind's type, so a job that can never run is refused now.
-            if (mapper.treeToValue(tree, kind.argsType()) == null) {
-                throw new IllegalArgumentException("args serialize to JSON null");
-            }
-            json = mapper.writeValueAsString(tree);
+            json = argsEncoder.encode(r.args(), kind.argsType());
         } catch (IllegalArgumentException | JsonProcessingException e) {
             throw new InvalidArgsException("args of kind '" + r.kind() + "' do not serialize to "
                     + kind.argsType().getTypeName() + ": " + e.getMessage(), e);
         }
-        int bytes = json.getBytes(StandardCharsets.UTF_8).length;
+        // UTF-8 takes at most three bytes per char: only long text needs counting.
+        int bytes = (long) json.length() * 3 <= maxArgsBytes ? json.length() : json.getBytes(StandardCharsets.UTF_8).length;
         if (bytes > maxArgsBytes) {
             throw new ArgsTooLargeException("args of kind '" + r.kind() + "' are " + bytes
                     + " bytes of JSON, over the limit of " + maxArgsBytes + " bytes; store large data elsewhere and pass a reference");
@@ -240,6 +261,7 @@ public final class Skipjack implements AutoCloseable {
         if (listenNotify) {
             started.listenForInserts(InsertNotifications.channel(names)); // started by start()
         }
+        started.pruneFinishedJobs(pruneInterval, retention);
         started.start(); // may refuse (two-phase kinds without max_prepared_transactions): then not started
         runtime = started;
     }
@@ -322,6 +344,11 @@ public final class Skipjack implements AutoCloseable {
         private Duration shutdownTimeout = DEFAULT_SHUTDOWN_TIMEOUT;
         private int maxArgsBytes = Limits.DEFAULT_MAX_ARGS_BYTES;
         private boolean listenNotify = true;
+        private Duration pruneInterval = DEFAULT_PRUNE_INTERVAL;
+        private final Map<JobState, Duration> retention = new EnumMap<>(Map.of(
+                JobState.COMPLETED, DEFAULT_COMPLETED_RETENTION,
+                JobState.CANCELLED, DEFAULT_CANCELLED_RETENTION,
+                JobState.DISCARDED, DEFAULT_DISCARDED_RETENTION));
 
         private Builder(DataSource dataSource) {
             this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
@@ -472,6 +499,39 @@ public final class Skipjack implements AutoCloseable {
          */
         public Builder listenNotify(boolean enabled) {
             this.listenNotify = enabled;
+            return this;
+        }
+
+        /**
+         * How long jobs that ended in {@code terminalState} (completed, cancelled or discarded) are
+         * kept, counted from when they finished; after that the maintenance leader deletes them
+         * (F-19). Defaults: completed and cancelled 24 h, discarded 7 days. {@link #KEEP_FOREVER}
+         * never deletes that state; {@code Duration.ZERO} deletes at the next pruning round.
+         * Only started clients prune, and only the one that leads maintenance.
+         *
+         * @throws InvalidOptionException for a state that is not terminal, a null or negative
+         *                                duration, or one over 100 years other than {@code KEEP_FOREVER}
+         */
+        public Builder retention(JobState terminalState, Duration keepFor) {
+            if (terminalState == null || !terminalState.isTerminal()) {
+                throw new InvalidOptionException("retention applies to terminal states (COMPLETED, CANCELLED,"
+                        + " DISCARDED) only, got " + terminalState + ": other jobs are never deleted by age");
+            }
+            if (keepFor == null || keepFor.isNegative()
+                    || (keepFor.compareTo(MAX_RETENTION) > 0 && !keepFor.equals(KEEP_FOREVER))) {
+                throw new InvalidOptionException("retention of " + terminalState + " jobs must be between 0 and "
+                        + MAX_RETENTION.toDays() + " days, or Skipjack.KEEP_FOREVER, got " + keepFor);
+            }
+            retention.put(terminalState, keepFor);
+            return this;
+        }
+
+        /**
+         * How often the maintenance leader deletes jobs past their retention (default 10 s); each
+         * round deletes at most 100,000 jobs in batches of 1,000. At least 100 ms.
+         */
+        public Builder pruneInterval(Duration interval) {
+            this.pruneInterval = requireAtLeast("pruneInterval", interval, Duration.ofMillis(100));
             return this;
         }
 

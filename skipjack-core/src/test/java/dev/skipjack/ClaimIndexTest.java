@@ -3,12 +3,8 @@ package dev.skipjack;
 import dev.skipjack.internal.sql.SqlStatements;
 import dev.skipjack.internal.sql.TableNames;
 import dev.skipjack.testing.DatabaseTest;
+import dev.skipjack.testing.Plans;
 import org.junit.jupiter.api.Test;
-
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.Statement;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -35,29 +31,8 @@ class ClaimIndexTest extends DatabaseTest {
         assertThat(plan).doesNotContain("Seq Scan");
     }
 
+    /** The generic plan: what the fetcher's prepared claim settles on after a few executions. */
     private String explain(String sql) throws Exception {
-        try (Connection c = dataSource.getConnection()) {
-            c.setAutoCommit(false);
-            try (Statement s = c.createStatement()) {
-                // A generic plan is what a prepared statement ends up with after a few executions.
-                s.execute("SET LOCAL plan_cache_mode = force_generic_plan");
-            }
-            try (PreparedStatement ps = c.prepareStatement("EXPLAIN " + sql.replaceAll("(?m)^--.*$", ""))) {
-                ps.setString(1, "default");
-                ps.setArray(2, c.createArrayOf("text", new String[0]));
-                ps.setInt(3, 50);
-                ps.setString(4, "explain-worker");
-                ps.setLong(5, 15_000);
-                StringBuilder plan = new StringBuilder();
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        plan.append(rs.getString(1)).append('\n');
-                    }
-                }
-                return plan.toString();
-            } finally {
-                c.rollback();
-            }
-        }
+        return Plans.generic(dataSource, sql, "text, text[], int, text, bigint", "'default', '{}', 50, 'explain-worker', 15000");
     }
 }

@@ -59,8 +59,8 @@ class GracefulShutdownTest extends DatabaseTest {
 
     private static boolean fetcherAlive(String queue) {
         return Thread.getAllStackTraces().keySet().stream()
-                // A queue's fetcher runs on threads named skipjack-fetcher-<queue>#<n>.
-                .anyMatch(t -> t.getName().replaceFirst("#\\d+$", "").equals("skipjack-fetcher-" + queue) && t.isAlive());
+                // A queue's fetcher runs on a thread named skipjack-fetcher-<queue>.
+                .anyMatch(t -> t.getName().equals("skipjack-fetcher-" + queue) && t.isAlive());
     }
 
     @Test

@@ -99,7 +99,7 @@ class LocalBufferTest extends DatabaseTest {
         Thread stopper = new Thread(() -> worker.stop(Duration.ofSeconds(30)), "test-stopper");
         stopper.start();
         await("the fetcher to stop", Duration.ofSeconds(10), () -> Thread.getAllStackTraces().keySet().stream()
-                .noneMatch(t -> t.getName().startsWith("skipjack-fetcher-default#") && t.isAlive()));
+                .noneMatch(t -> t.getName().equals("skipjack-fetcher-default") && t.isAlive()));
         release.countDown(); // the running job finishes well within the deadline: nothing is left running
         stopper.join(30_000);
 

@@ -114,6 +114,23 @@ class LowLatencyWakeUpTest extends DatabaseTest {
     }
 
     @Test
+    void delayedJobPromotedByAnotherNodeWakesAnIdleWorker() throws Exception {
+        BlockingQueue<Long> started = new LinkedBlockingQueue<>();
+        // The worker neither polls nor promotes in time: only the other node's promotion can start it.
+        worker(true, NEVER_POLLS, started);
+        Skipjack otherNode = client(builder().listenNotify(true).promoteInterval(Duration.ofMillis(50))
+                .queue("elsewhere", 1).kind("work", Args.class));
+        otherNode.start();
+        await("the listener to LISTEN", Duration.ofSeconds(10), () -> listenerConnections() == 2);
+        started.clear();
+
+        otherNode.enqueue("work", new Args(1), EnqueueOptions.defaults().delay(Duration.ofMillis(500)));
+
+        assertThat(started.poll(10, TimeUnit.SECONDS)).as("started by the promotion's notification, not a poll")
+                .isNotNull();
+    }
+
+    @Test
     void listenerReconnectsAfterLosingItsConnection() throws Exception {
         BlockingQueue<Long> started = new LinkedBlockingQueue<>();
         worker(true, NEVER_POLLS, started);
@@ -122,7 +139,9 @@ class LowLatencyWakeUpTest extends DatabaseTest {
         long firstPid = queryLong("SELECT pid FROM pg_stat_activity WHERE query = ?", "LISTEN \"" + schema + ".skipjack_jobs\"");
         assertThat(queryLong("SELECT count(*) FROM (SELECT pg_terminate_backend(?::int)) t", firstPid)).isEqualTo(1);
         await("the listener to LISTEN on a new connection", Duration.ofSeconds(15), () -> listenerConnections() == 1
-                && queryLong("SELECT pid FROM pg_stat_activity WHERE query = ?", "LISTEN \"" + schema + ".skipjack_jobs\"") != firstPid);
+                // No row while the new connection is between LISTEN and its first receive: not yet.
+                && queryLong("SELECT coalesce(max(pid), " + firstPid + ") FROM pg_stat_activity WHERE query = ?",
+                        "LISTEN \"" + schema + ".skipjack_jobs\"") != firstPid);
         started.clear();
         // The first may meet the poll that follows reconnecting; the next ones need notifications.
         for (int i = 0; i < 3; i++) {

@@ -36,9 +36,22 @@ class MigrationTest extends DatabaseTest {
         }
         pool.shutdown();
 
-        assertThat(applied).as("each version applied by exactly one node").containsExactly(1, 3, 4);
-        assertThat(queryLong("SELECT count(*) FROM \"" + schema + "\".skipjack_schema_migrations")).isEqualTo(3);
+        assertThat(applied).as("each version applied by exactly one node").containsExactly(1, 3, 4, 5);
+        assertThat(queryLong("SELECT count(*) FROM \"" + schema + "\".skipjack_schema_migrations")).isEqualTo(4);
         assertThat(builder().build().migrate()).as("nothing left to apply").isEmpty();
+    }
+
+    @Test
+    void aSchemaMigratedByTheLastReleaseGetsTheNewVersionOnUpgrade() {
+        // A schema migrated before V005 (retention) existed: V001, V003 and V004 recorded.
+        Skipjack node = builder().build();
+        node.migrate();
+        execute("DROP INDEX \"" + schema + "\".skipjack_jobs_finished_idx");
+        execute("DELETE FROM \"" + schema + "\".skipjack_schema_migrations WHERE version = 5");
+
+        assertThat(node.migrate()).as("applied on upgrade").containsExactly(5);
+        assertThat(queryLong("SELECT count(*) FROM pg_indexes WHERE schemaname = ? AND indexname = 'skipjack_jobs_finished_idx'",
+                schema)).isEqualTo(1);
     }
 
     @Test
@@ -53,7 +66,7 @@ class MigrationTest extends DatabaseTest {
         String sql = builder().tablePrefix("exported_").build().migrationSql();
         execute(sql);
         assertThat(queryLong("SELECT count(*) FROM pg_indexes WHERE schemaname = ? AND tablename = 'exported_jobs'", schema))
-                .as("primary key and the three partial indexes").isEqualTo(4);
+                .as("primary key and the four partial indexes").isEqualTo(5);
     }
 
     @Test

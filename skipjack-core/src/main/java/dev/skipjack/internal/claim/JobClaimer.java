@@ -8,6 +8,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -42,6 +43,10 @@ public final class JobClaimer {
         return run(c, "claim_transactional", queue, transactionalKinds, limit);
     }
 
+    private static Instant instantOfMicros(long micros) {
+        return Instant.ofEpochSecond(Math.floorDiv(micros, 1_000_000L), Math.floorMod(micros, 1_000_000L) * 1_000L);
+    }
+
     private List<ClaimedJob> run(Connection c, String statement, String queue, Set<String> kinds, int limit)
             throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(sql.get(statement))) {
@@ -54,7 +59,7 @@ public final class JobClaimer {
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     jobs.add(new ClaimedJob(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4),
-                            rs.getInt(5), rs.getInt(6), rs.getInt(7), Jdbc.instant(rs.getTimestamp(8))));
+                            rs.getInt(5), rs.getInt(6), rs.getInt(7), instantOfMicros(rs.getLong(8)), rs.getLong(9)));
                 }
             }
             return jobs;

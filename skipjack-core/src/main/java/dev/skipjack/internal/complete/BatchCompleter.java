@@ -1,5 +1,6 @@
 package dev.skipjack.internal.complete;
 
+import dev.skipjack.internal.sql.Transactions;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -26,12 +27,21 @@ public final class BatchCompleter<K> {
     private static final Logger log = LoggerFactory.getLogger(BatchCompleter.class);
 
     /** Largest batch per write. */
-    static final int MAX_BATCH = 2_000;
+    public static final int MAX_BATCH = 2_000;
     /**
      * Writes in flight at once: while one batch is on its round trip the next one gathers and
      * goes out. Each execution is submitted once, so two writes never touch the same job.
      */
-    static final int WRITERS = 2;
+    public static final int WRITERS = 2;
+    /**
+     * While another write is in flight, a writer waits until it has at least this many
+     * acknowledgements (or the other write is done) before it writes: otherwise the second writer
+     * sends a stream of one- and two-job statements, each costing the database a round trip and
+     * a commit, exactly when it is busiest.
+     */
+    static final int MIN_BATCH_BESIDE_ANOTHER_WRITE = 50;
+    /** Longest a small batch waits for the other write: the last acknowledgements of a burst must not wait a whole write. */
+    private static final long MAX_GATHER_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
     private static final Duration MAX_RETRY_BACKOFF = Duration.ofSeconds(5);
 
     private record Pending<K>(K key, Completion completion) {
@@ -45,6 +55,7 @@ public final class BatchCompleter<K> {
     private final List<Thread> threads = new ArrayList<>();
     /** Writer threads still running; the last one out writes whatever is left. */
     private final java.util.concurrent.atomic.AtomicInteger running = new java.util.concurrent.atomic.AtomicInteger();
+    private final java.util.concurrent.atomic.AtomicInteger writesInFlight = new java.util.concurrent.atomic.AtomicInteger();
     private volatile boolean stopping;
     private volatile long giveUpAtNanos = Long.MAX_VALUE;
     /** Set by the last writer thread as it exits; later submissions are written by the submitter. */
@@ -143,8 +154,13 @@ public final class BatchCompleter<K> {
                     }
                     batch.add(first);
                 }
-                queue.drainTo(batch, MAX_BATCH - batch.size());
-                write(batch);
+                gather(batch);
+                writesInFlight.incrementAndGet();
+                try {
+                    write(batch);
+                } finally {
+                    writesInFlight.decrementAndGet();
+                }
                 for (Pending<K> p : batch) {
                     onWritten.accept(p.key());
                 }
@@ -163,15 +179,29 @@ public final class BatchCompleter<K> {
         }
     }
 
+    /**
+     * Adds what is queued to {@code batch}; while another write is in flight and the batch is
+     * small, keeps gathering until it is large enough, the other write is done, or 5 ms passed.
+     */
+    private void gather(List<Pending<K>> batch) throws InterruptedException {
+        queue.drainTo(batch, MAX_BATCH - batch.size());
+        long until = System.nanoTime() + MAX_GATHER_NANOS;
+        while (batch.size() < MIN_BATCH_BESIDE_ANOTHER_WRITE && writesInFlight.get() > 0 && !stopping
+                && System.nanoTime() - until < 0) {
+            Pending<K> next = queue.poll(1, TimeUnit.MILLISECONDS);
+            if (next != null) {
+                batch.add(next);
+                queue.drainTo(batch, MAX_BATCH - batch.size());
+            }
+        }
+    }
+
     private void write(List<Pending<K>> batch) throws SQLException {
         List<Completion> completions = new ArrayList<>(batch.size());
         for (Pending<K> p : batch) {
             completions.add(p.completion());
         }
-        try (Connection c = dataSource.getConnection()) {
-            if (!c.getAutoCommit()) {
-                c.setAutoCommit(true);
-            }
+        try (Connection c = Transactions.autoCommit(dataSource)) {
             try {
                 writer.write(c, completions);
             } catch (SQLException e) {

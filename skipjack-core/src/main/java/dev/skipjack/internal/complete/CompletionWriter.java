@@ -7,6 +7,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 
 /**
@@ -15,6 +16,11 @@ import java.util.List;
  * so writing the same completion twice, or after the job was rescued, changes nothing.
  */
 public final class CompletionWriter {
+
+    private static final Comparator<Completion> BY_ID = (a, b) -> {
+        int c = Long.compare(a.id(), b.id());
+        return c != 0 ? c : Integer.compare(a.attempt(), b.attempt());
+    };
 
     private final SqlStatements sql;
 
@@ -29,6 +35,10 @@ public final class CompletionWriter {
         for (Completion completion : batch) {
             (completion.isPlainCompletion() ? plain : other).add(completion);
         }
+        // The statements lock rows in the order given: ascending ids, like every batch update of
+        // running jobs, so two of them touching the same jobs wait instead of deadlocking.
+        plain.sort(BY_ID);
+        other.sort(BY_ID);
         int changed = 0;
         if (!plain.isEmpty()) {
             try (PreparedStatement ps = c.prepareStatement(sql.get("complete_jobs"))) {

@@ -37,6 +37,10 @@ public final class JobInserter {
         List<Long> ids = new ArrayList<>(rows.size());
         for (int from = 0; from < rows.size(); from += ROWS_PER_STATEMENT) {
             List<InsertRow> chunk = rows.subList(from, Math.min(rows.size(), from + ROWS_PER_STATEMENT));
+            if (isUniform(chunk)) {
+                insertUniform(c, chunk, ids);
+                continue;
+            }
             try (PreparedStatement ps = c.prepareStatement(sql.get("insert_jobs"))) {
                 ps.setArray(1, Jdbc.textArray(c, chunk, InsertRow::queue));
                 ps.setArray(2, Jdbc.textArray(c, chunk, InsertRow::kind));
@@ -45,17 +49,47 @@ public final class JobInserter {
                 ps.setArray(5, Jdbc.intArray(c, chunk, InsertRow::maxAttempts));
                 ps.setArray(6, Jdbc.bigintArray(c, chunk, InsertRow::runAtMillis));
                 ps.setArray(7, Jdbc.bigintArray(c, chunk, InsertRow::delayMillis));
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        ids.add(rs.getLong(1));
-                    }
-                }
+                addReturnedIds(ps, ids);
             }
         }
         if (notifyChannel != null) {
             InsertNotifications.send(c, sql, notifyChannel, queuesDueNow(rows));
         }
         return ids;
+    }
+
+    /** Runs an insert statement and appends the ids it returns, in the order returned. */
+    private static void addReturnedIds(PreparedStatement ps, List<Long> ids) throws SQLException {
+        try (ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+                ids.add(rs.getLong(1));
+            }
+        }
+    }
+
+    /** Rows that differ only in their args and are due now: insert_jobs_uniform.sql can take them. */
+    private static boolean isUniform(List<InsertRow> chunk) {
+        InsertRow first = chunk.get(0);
+        for (InsertRow r : chunk) {
+            if (r.runAtMillis() != null || r.delayMillis() != null || r.priority() != first.priority()
+                    || r.maxAttempts() != first.maxAttempts() || !r.kind().equals(first.kind())
+                    || !r.queue().equals(first.queue())) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private void insertUniform(Connection c, List<InsertRow> chunk, List<Long> ids) throws SQLException {
+        InsertRow first = chunk.get(0);
+        try (PreparedStatement ps = c.prepareStatement(sql.get("insert_jobs_uniform"))) {
+            ps.setString(1, first.queue());
+            ps.setString(2, first.kind());
+            ps.setInt(3, first.priority());
+            ps.setInt(4, first.maxAttempts());
+            ps.setArray(5, Jdbc.textArray(c, chunk, InsertRow::argsJson));
+            addReturnedIds(ps, ids);
+        }
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.skipjack.internal.leader;
 
 import dev.skipjack.internal.sql.SqlStatements;
+import dev.skipjack.internal.sql.Transactions;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -52,10 +53,7 @@ public final class LeaderElector implements Runnable {
     public boolean tryAcquire() throws Exception {
         long sentAt = System.nanoTime();
         boolean acquired;
-        try (Connection c = dataSource.getConnection()) {
-            if (!c.getAutoCommit()) {
-                c.setAutoCommit(true);
-            }
+        try (Connection c = Transactions.autoCommit(dataSource)) {
             try (PreparedStatement ps = c.prepareStatement(sql.get("leader_acquire"))) {
                 ps.setString(1, MAINTENANCE);
                 ps.setString(2, holder);
@@ -92,11 +90,8 @@ public final class LeaderElector implements Runnable {
     /** Gives leadership up, so another node takes over at its next try. */
     public void release() {
         leaderUntilNanos = System.nanoTime();
-        try (Connection c = dataSource.getConnection();
+        try (Connection c = Transactions.autoCommit(dataSource);
              PreparedStatement ps = c.prepareStatement(sql.get("leader_release"))) {
-            if (!c.getAutoCommit()) {
-                c.setAutoCommit(true);
-            }
             ps.setString(1, MAINTENANCE);
             ps.setString(2, holder);
             ps.executeUpdate();

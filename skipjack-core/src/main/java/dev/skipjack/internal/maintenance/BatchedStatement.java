@@ -1,5 +1,7 @@
 package dev.skipjack.internal.maintenance;
 
+import dev.skipjack.internal.sql.Transactions;
+
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -26,10 +28,7 @@ final class BatchedStatement {
     static int runUntilDrained(DataSource dataSource, String sql, int batch, RowReader eachRow)
             throws SQLException {
         int total = 0;
-        try (Connection c = dataSource.getConnection()) {
-            if (!c.getAutoCommit()) {
-                c.setAutoCommit(true);
-            }
+        try (Connection c = Transactions.autoCommit(dataSource)) {
             int n;
             do {
                 n = 0;

@@ -30,7 +30,8 @@ public final class Migrator {
     static final List<Migration> MIGRATIONS = List.of(
             new Migration(1, "jobs"),
             new Migration(3, "queues"),
-            new Migration(4, "leader"));
+            new Migration(4, "leader"),
+            new Migration(5, "retention"));
 
     record Migration(int version, String name) {
         String resource() {

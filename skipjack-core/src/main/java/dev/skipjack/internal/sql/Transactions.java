@@ -19,6 +19,23 @@ public final class Transactions {
     private Transactions() {
     }
 
+    /**
+     * A pooled connection in auto-commit mode, so each statement on it commits by itself: a pool
+     * may hand out a connection its last user left in manual-commit mode.
+     */
+    public static Connection autoCommit(DataSource dataSource) throws SQLException {
+        Connection c = dataSource.getConnection();
+        try {
+            if (!c.getAutoCommit()) {
+                c.setAutoCommit(true);
+            }
+            return c;
+        } catch (SQLException | RuntimeException e) {
+            c.close();
+            throw e;
+        }
+    }
+
     public static <T> T inTransaction(DataSource dataSource, Work<T> work) throws SQLException {
         try (Connection c = dataSource.getConnection()) {
             boolean autoCommit = c.getAutoCommit();

@@ -1,6 +1,7 @@
 package dev.skipjack.internal.twophase;
 
 import dev.skipjack.internal.sql.SqlStatements;
+import dev.skipjack.internal.sql.Transactions;
 import dev.skipjack.internal.worker.RegisteredKind;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -69,10 +70,7 @@ public final class PreparedTransactionResolver implements Runnable {
     /** Resolves every orphan now; returns how many were committed or rolled back. */
     public int resolveAll() throws Exception {
         int resolved = 0;
-        try (Connection c = dataSource.getConnection()) {
-            if (!c.getAutoCommit()) {
-                c.setAutoCommit(true);
-            }
+        try (Connection c = Transactions.autoCommit(dataSource)) {
             List<String> orphans = new ArrayList<>();
             try (PreparedStatement ps = c.prepareStatement(sql.get("find_orphaned_prepared"))) {
                 ps.setString(1, TwoPhaseKind.gidPrefix(sql.names()));

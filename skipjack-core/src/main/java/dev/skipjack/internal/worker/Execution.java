@@ -2,6 +2,7 @@ package dev.skipjack.internal.worker;
 
 import java.sql.Connection;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * One execution of a claimed job in this process, identified in the database by (id, attempt).
@@ -19,12 +20,25 @@ public final class Execution {
     private volatile long leaseValidUntilNanos;
     private volatile boolean timedOut;
     private volatile Connection transactionConnection;
+    /** The count of executions its fetcher holds, or null; one less once this one is forgotten. */
+    private final AtomicInteger heldBy;
 
-    Execution(long id, int attempt, boolean transactional, long leaseValidUntilNanos) {
+    Execution(long id, int attempt, boolean transactional, long leaseValidUntilNanos, AtomicInteger heldBy) {
         this.id = id;
         this.attempt = attempt;
         this.transactional = transactional;
         this.leaseValidUntilNanos = leaseValidUntilNanos;
+        this.heldBy = heldBy;
+        if (heldBy != null) {
+            heldBy.incrementAndGet();
+        }
+    }
+
+    /** Called once, when the tracker forgets this execution. */
+    void forgotten() {
+        if (heldBy != null) {
+            heldBy.decrementAndGet();
+        }
     }
 
     public long id() {

@@ -2,8 +2,10 @@ package dev.skipjack.internal.worker;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 
 /**
  * The executions this process holds: from claim until their outcome is written. The heartbeat
@@ -12,46 +14,56 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class ExecutionTracker {
 
     /**
-     * Keyed by execution, not by job: when a rescued job is claimed back by this same process while
-     * its stale attempt still runs, both are tracked, so the heartbeat can still stop the stale one.
+     * The executions themselves, by identity: when a rescued job is claimed back by this same
+     * process while its stale attempt still runs, both are tracked, so the heartbeat can still
+     * stop the stale one. (No (id, attempt) key object per claim: this set changes for every job.)
      */
-    private record Key(long id, int attempt) {
-    }
-
-    private final Map<Key, Execution> byExecution = new ConcurrentHashMap<>();
+    private final Set<Execution> executions = ConcurrentHashMap.newKeySet();
 
     /** @param leaseValidUntilNanos when the claim's lease surely ends on this JVM's clock (claim sent + lease) */
     Execution start(long id, int attempt, boolean transactional, long leaseValidUntilNanos) {
-        Execution e = new Execution(id, attempt, transactional, leaseValidUntilNanos);
-        byExecution.put(new Key(id, attempt), e);
+        return start(id, attempt, transactional, leaseValidUntilNanos, null);
+    }
+
+    /** As above, counting the execution in {@code heldBy} until it is forgotten. */
+    Execution start(long id, int attempt, boolean transactional, long leaseValidUntilNanos, AtomicInteger heldBy) {
+        Execution e = new Execution(id, attempt, transactional, leaseValidUntilNanos, heldBy);
+        executions.add(e);
         return e;
     }
 
     /** Forgets an execution once its outcome is in the database (or it was handed back). */
     public void finish(Execution e) {
-        byExecution.remove(new Key(e.id, e.attempt), e);
+        if (executions.remove(e)) {
+            e.forgotten();
+        }
     }
 
     /** Lease-mode executions, whose leases the heartbeat extends. */
     List<Execution> leased() {
         List<Execution> out = new ArrayList<>();
-        for (Execution e : byExecution.values()) {
-            if (!e.transactional) {
-                out.add(e);
-            }
-        }
+        forEachLeased(out::add);
         return out;
     }
 
+    /** Calls {@code action} for each lease-mode execution, without copying them first. */
+    void forEachLeased(Consumer<Execution> action) {
+        for (Execution e : executions) {
+            if (!e.transactional) {
+                action.accept(e);
+            }
+        }
+    }
+
     boolean isTracked(Execution e) {
-        return byExecution.get(new Key(e.id, e.attempt)) == e;
+        return executions.contains(e);
     }
 
     List<Execution> all() {
-        return new ArrayList<>(byExecution.values());
+        return new ArrayList<>(executions);
     }
 
     public int size() {
-        return byExecution.size();
+        return executions.size();
     }
 }

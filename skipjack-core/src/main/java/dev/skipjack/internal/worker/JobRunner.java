@@ -1,10 +1,13 @@
 package dev.skipjack.internal.worker;
 
+import com.fasterxml.jackson.databind.JavaType;
+import com.fasterxml.jackson.databind.ObjectReader;
 import dev.skipjack.Job;
 import dev.skipjack.KindOptions;
 import dev.skipjack.Outcome;
 import dev.skipjack.internal.claim.ClaimedJob;
 import dev.skipjack.internal.complete.Completion;
+import dev.skipjack.internal.sql.Transactions;
 import dev.skipjack.internal.twophase.TwoPhaseKind;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -14,7 +17,9 @@ import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Savepoint;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -34,6 +39,8 @@ final class JobRunner {
     static final long TRANSACTIONAL_INTERRUPT_GRACE_MILLIS = 1_000;
 
     private final WorkerContext ctx;
+    /** Readers of the kinds' args types: resolved once, not on every job. */
+    private final Map<JavaType, ObjectReader> readers = new ConcurrentHashMap<>();
     private final OutcomeTranslator translator;
 
     JobRunner(WorkerContext ctx) {
@@ -157,10 +164,7 @@ final class JobRunner {
 
     /** See record_lost_attempt.sql: counts an attempt whose transaction rolled back without our say. */
     private void recordLostAttempt(Completion lost) {
-        try (Connection c = ctx.dataSource().getConnection()) {
-            if (!c.getAutoCommit()) {
-                c.setAutoCommit(true);
-            }
+        try (Connection c = Transactions.autoCommit(ctx.dataSource())) {
             ctx.writer().writeLostAttempt(c, lost, ctx.workerId());
         } catch (Throwable t) {
             log.warn("could not record the lost attempt {} of job {}; it will be retried without counting it: {}",
@@ -192,7 +196,7 @@ final class JobRunner {
         }
         Object args;
         try {
-            args = ctx.mapper().readValue(claimed.argsJson(), kind.argsType());
+            args = readers.computeIfAbsent(kind.argsType(), ctx.mapper()::readerFor).readValue(claimed.argsJson());
             if (args == null) {
                 // JSON null reads as null without an error; enqueue never stores it, and no handler expects it.
                 throw new IllegalArgumentException("args are JSON null");

@@ -2,12 +2,14 @@ package dev.skipjack.internal.worker;
 
 import dev.skipjack.internal.sql.Jdbc;
 import dev.skipjack.internal.sql.SqlStatements;
+import dev.skipjack.internal.sql.Transactions;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -46,14 +48,14 @@ public final class LeaseHeartbeat implements Runnable {
         abandonExpired(System.nanoTime());
     }
 
+    /** @param leased a list of this call's own (the tracker's fresh copy): it is sorted in place */
     private void extend(List<Execution> leased) throws Exception {
+        // extend_leases.sql locks rows in the order given: ascending ids, as the completer does.
+        leased.sort(Comparator.comparingLong(Execution::id).thenComparingInt(Execution::attempt));
         long sentAt = System.nanoTime();
         // (id, attempt) pairs: this process may hold a stale and a current attempt of one job.
         Set<List<Long>> extended = new HashSet<>();
-        try (Connection c = ctx.dataSource().getConnection()) {
-            if (!c.getAutoCommit()) {
-                c.setAutoCommit(true);
-            }
+        try (Connection c = Transactions.autoCommit(ctx.dataSource())) {
             try (PreparedStatement ps = c.prepareStatement(sql.get("extend_leases"))) {
                 ps.setArray(1, Jdbc.bigintArray(c, leased, Execution::id));
                 ps.setArray(2, Jdbc.intArray(c, leased, Execution::attempt));
@@ -91,11 +93,12 @@ public final class LeaseHeartbeat implements Runnable {
     }
 
     private void abandonExpired(long now) {
-        for (Execution e : ctx.tracker().leased()) {
+        // Every 50 ms over every held execution: no copy of them, this runs at full load too.
+        ctx.tracker().forEachLeased(e -> {
             if (e.leaseMayHaveExpired(now)) {
                 abandon(e, "this worker could not extend its lease in time");
             }
-        }
+        });
     }
 
     private void abandon(Execution e, String why) {

@@ -1,7 +1,9 @@
 package dev.skipjack.internal.worker;
 
 import dev.skipjack.internal.claim.ClaimedJob;
+import dev.skipjack.internal.complete.BatchCompleter;
 import dev.skipjack.internal.pause.PausedQueues;
+import dev.skipjack.internal.sql.Transactions;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -11,17 +13,25 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The one fetcher of a queue in this process (F-15): claims batches sized to the queue's free
- * slots plus a small local buffer with a single statement and hands each job to a job thread; a
- * job thread that finishes takes the next buffered job itself, without a round trip or a hand-off. Transactional kinds are
- * claimed by the job threads themselves, one job per transaction, paced by the same slots.
+ * slots plus a small local buffer and hands each job to a job thread; a job thread that finishes
+ * takes the next buffered job itself, without a round trip or a hand-off. A large claim is split
+ * into up to {@link #CLAIM_PARALLELISM} claim statements sent at once on separate connections, so
+ * one queue can use more than one database core; the round's jobs are merged into claim order
+ * before any of them starts. Transactional kinds are claimed by the job threads themselves, one
+ * job per transaction, paced by the same slots.
  */
 public final class QueueFetcher {
 
@@ -30,15 +40,37 @@ public final class QueueFetcher {
     /** Most transactional jobs one job thread runs before it gives its slot back to the fetcher. */
     static final int TRANSACTIONAL_RUN_LENGTH = 100;
     private static final Duration MAX_ERROR_BACKOFF = Duration.ofSeconds(5);
-    /** The local buffer holds about the jobs this process starts in this long, at most two claims' worth. */
+    /** The local buffer holds about the jobs this process finishes in this long, at most one round's worth. */
     static final Duration BUFFER_WINDOW = Duration.ofMillis(50);
     /**
-     * Claims one queue may have in flight at once. One: two claims in flight can return out of
-     * order and start a later claim's jobs before an earlier one's, breaking priority order
-     * within the process (DelayedAndPriorityTest); the measured gain was small.
+     * Claim statements one round may send at once. A claim's cost in the database is mostly per
+     * row (the update of each claimed row), so one statement at a time caps a queue at one
+     * database core however large the batch; smaller statements side by side finish sooner while
+     * the database has cores to spare. The round waits for all of them and merges their jobs before
+     * starting any: statements in flight together can finish in any order, and each takes rows the
+     * other left, so only the merged round is in priority order (DelayedAndPriorityTest).
      */
-    static final int CLAIM_PIPELINE = 1;
-    private static final long RATE_SAMPLE_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
+    static final int CLAIM_PARALLELISM = 4;
+    /**
+     * A round is split only when every statement still gets at least this many jobs: below that
+     * the statement's fixed cost (round trip, planning, commit) outweighs the rows.
+     */
+    static final int MIN_JOBS_PER_CLAIM = 50;
+    /**
+     * Finished jobs whose acknowledgement may wait, beyond the running and buffered ones, before
+     * the fetcher stops claiming: two full completer batches. Claiming on while acknowledgements
+     * fall behind would leave ever more jobs running in the database, until their leases expired
+     * and jobs that already ran were rescued and run again.
+     */
+    static final int MAX_UNACKNOWLEDGED = BatchCompleter.MAX_BATCH * BatchCompleter.WRITERS;
+    /** How soon a fetcher held back by unacknowledged jobs looks again. */
+    private static final long ACK_WAIT_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
+    /**
+     * How often the finish rate behind the buffer's size is measured. Short, so that a worker
+     * starting on a backlog grows its claims within a few round trips instead of claiming one
+     * slot's worth at a time for the first tenth of a second.
+     */
+    private static final long RATE_SAMPLE_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
 
     /** A claimed lease-mode job and its execution, from claim until a job thread takes it. */
     private record Buffered(ClaimedJob job, Execution execution) {
@@ -57,17 +89,23 @@ public final class QueueFetcher {
     private final Semaphore slots;
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition wake = lock.newCondition();
-    private final List<Thread> threads = new ArrayList<>();
-    /** Jobs asked for by claims now in flight; guarded by {@link #lock}. */
-    private int claimsInFlight;
+    private final Thread thread;
+    /** Sends the second and later claim statements of a round; created on first use. */
+    private ExecutorService claimHelper;
     /** Claimed jobs waiting for a slot; guarded by {@link #lock}. */
     private final ArrayDeque<Buffered> buffer = new ArrayDeque<>();
     /** Jobs the buffer should hold; guarded by {@link #lock}. */
     private int bufferTarget;
     private final LongAdder finishedJobs = new LongAdder();
+    /** Executions this fetcher claimed that are not yet acknowledged (or handed back). */
+    private final AtomicInteger held = new AtomicInteger();
+    /** At most this many held: running, buffered, and finished awaiting acknowledgement. */
+    private final int maxHeld;
     private long rateSampledAt = System.nanoTime();
     private long rateSampledCount;
     private boolean wakeRequested;
+    /** Size of the last claim round, when it got every job it asked for (0 otherwise); fetcher thread only. */
+    private int lastFullClaim;
     private volatile boolean transactionalWorkLikely = true;
     /** False after a lease-mode claim came back empty: transactional runs may then take every slot. */
     private volatile boolean leaseWorkLikely = true;
@@ -87,11 +125,9 @@ public final class QueueFetcher {
         this.pollInterval = pollInterval;
         this.pausedQueues = pausedQueues;
         this.slots = new Semaphore(concurrency);
-        for (int i = 1; i <= CLAIM_PIPELINE; i++) {
-            Thread t = new Thread(this::loop, "skipjack-fetcher-" + queue + "#" + i);
-            t.setDaemon(true);
-            threads.add(t);
-        }
+        this.maxHeld = concurrency + maxBatch * CLAIM_PARALLELISM + MAX_UNACKNOWLEDGED;
+        this.thread = new Thread(this::loop, "skipjack-fetcher-" + queue);
+        this.thread.setDaemon(true);
     }
 
     public String queue() {
@@ -100,7 +136,7 @@ public final class QueueFetcher {
 
     public void start() {
         running = true;
-        threads.forEach(Thread::start);
+        thread.start();
     }
 
     /** Stops claiming; jobs already claimed keep running. */
@@ -109,12 +145,10 @@ public final class QueueFetcher {
         wake();
     }
 
-    /** Waits, until the deadline at most, for the fetcher threads to end their last claims and exit. */
+    /** Waits, until the deadline at most, for the fetcher thread to end its last claim and exit. */
     public void awaitStopped(long deadlineNanos) throws InterruptedException {
-        for (Thread t : threads) {
-            long leftMillis = TimeUnit.NANOSECONDS.toMillis(deadlineNanos - System.nanoTime());
-            t.join(Math.max(1, leftMillis));
-        }
+        long leftMillis = TimeUnit.NANOSECONDS.toMillis(deadlineNanos - System.nanoTime());
+        thread.join(Math.max(1, leftMillis));
     }
 
     /** Waits until every slot is free or the deadline passes; true when all jobs finished. */
@@ -144,6 +178,9 @@ public final class QueueFetcher {
             fetchUntilStopped();
         } finally {
             handBackBuffered();
+            if (claimHelper != null) {
+                claimHelper.shutdown();
+            }
         }
     }
 
@@ -153,7 +190,9 @@ public final class QueueFetcher {
             try {
                 int claimed = fetchOnce();
                 backoffMillis = 100;
-                if (claimed == 0 || wanted() <= 0) {
+                if (heldBackByAcknowledgements()) {
+                    awaitWake(ACK_WAIT_NANOS);
+                } else if (claimed == 0 || wanted() <= 0) {
                     awaitWake(pollInterval.toNanos());
                 }
             } catch (Throwable t) {
@@ -186,39 +225,105 @@ public final class QueueFetcher {
         }
         started += startBufferedOnFreeSlots();
         updateBufferTarget();
-        int want = reserve();
+        int want = wanted();
         if (want <= 0) {
             return started;
         }
-        try {
-            return started + claimAndPlace(want);
-        } finally {
-            // Only now: the claimed jobs are running or buffered, so wanted() counts them there.
-            release(want);
-        }
+        return started + claimAndPlace(want);
     }
 
-    /** Claims up to {@code want} jobs and starts them on free slots; the rest wait in the buffer. */
+    /**
+     * Claims up to {@code want} jobs, split into statements sent at once when it is large, and
+     * starts them on free slots; the rest wait in the buffer. Jobs a statement did claim are
+     * tracked and buffered even when another statement of the round failed.
+     */
     private int claimAndPlace(int want) throws Exception {
-        List<ClaimedJob> jobs;
+        int parts = claimStatements(want);
         long claimSentAt = System.nanoTime();
-        try (Connection c = ctx.dataSource().getConnection()) {
-            if (!c.getAutoCommit()) {
-                c.setAutoCommit(true);
-            }
-            jobs = ctx.claimer().claim(c, queue, notLeaseClaimed, want);
+        List<Future<List<ClaimedJob>>> others = new ArrayList<>(parts - 1);
+        int first = want - (want / parts) * (parts - 1);
+        for (int i = 1; i < parts; i++) {
+            int limit = want / parts;
+            others.add(claimHelper().submit(() -> claim(limit)));
         }
-        leaseWorkLikely = !jobs.isEmpty();
+        List<ClaimedJob> jobs = new ArrayList<>(want);
+        Exception failure = null;
+        try {
+            jobs.addAll(claim(first));
+        } catch (Exception e) {
+            failure = e;
+        }
+        for (Future<List<ClaimedJob>> other : others) {
+            try {
+                jobs.addAll(getUninterruptibly(other));
+            } catch (ExecutionException e) {
+                Exception cause = e.getCause() instanceof Exception ex ? ex : e;
+                if (failure == null) {
+                    failure = cause;
+                } else {
+                    failure.addSuppressed(cause);
+                }
+            }
+        }
+        if (parts > 1) {
+            jobs.sort(ClaimedJob.CLAIM_ORDER);
+        }
+        if (failure == null) {
+            leaseWorkLikely = !jobs.isEmpty();
+        }
+        lastFullClaim = failure == null && jobs.size() == want ? want : 0;
         long leaseValidUntil = claimSentAt + ctx.lease().toNanos();
         List<Buffered> claimed = new ArrayList<>(jobs.size());
         for (ClaimedJob job : jobs) {
             // Tracked from the claim on, so the heartbeat extends the leases of buffered jobs too.
-            claimed.add(new Buffered(job, ctx.tracker().start(job.id(), job.attempt(), false, leaseValidUntil)));
+            claimed.add(new Buffered(job, ctx.tracker().start(job.id(), job.attempt(), false, leaseValidUntil, held)));
         }
         // Through the buffer, so jobs start in claim order behind any claimed earlier.
         addToBuffer(claimed);
         startBufferedOnFreeSlots();
+        if (failure != null) {
+            throw failure;
+        }
         return jobs.size();
+    }
+
+    /** Statements for a claim of {@code want} jobs: enough for maxBatch each, split further while each keeps enough. */
+    private int claimStatements(int want) {
+        int needed = (want + maxBatch - 1) / maxBatch;
+        int worthIt = Math.max(1, want / MIN_JOBS_PER_CLAIM);
+        return Math.min(CLAIM_PARALLELISM, Math.max(needed, worthIt));
+    }
+
+    private List<ClaimedJob> claim(int limit) throws Exception {
+        try (Connection c = Transactions.autoCommit(ctx.dataSource())) {
+            return ctx.claimer().claim(c, queue, notLeaseClaimed, limit);
+        }
+    }
+
+    private ExecutorService claimHelper() {
+        if (claimHelper == null) {
+            claimHelper = Executors.newFixedThreadPool(CLAIM_PARALLELISM - 1,
+                    WorkerThreads.daemonFactory("skipjack-claimer-" + queue));
+        }
+        return claimHelper;
+    }
+
+    /** The claimed jobs must be tracked whatever happens to this thread, so wait them out. */
+    private static <T> T getUninterruptibly(Future<T> future) throws ExecutionException {
+        boolean interrupted = false;
+        try {
+            while (true) {
+                try {
+                    return future.get();
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
     }
 
     /**
@@ -250,38 +355,19 @@ public final class QueueFetcher {
         return started;
     }
 
-    /** Jobs to claim now: one per free slot, plus what the local buffer lacks, less claims in flight. */
+    /** Jobs to claim now: one per free slot, plus what the local buffer lacks, unless acknowledgements lag. */
     private int wanted() {
+        int room = maxHeld - held.get();
         lock.lock();
         try {
-            return Math.min(maxBatch, slots.availablePermits() + bufferTarget - buffer.size() - claimsInFlight);
+            return Math.min(Math.min(room, maxBatch * CLAIM_PARALLELISM), slots.availablePermits() + bufferTarget - buffer.size());
         } finally {
             lock.unlock();
         }
     }
 
-    /** Reserves the jobs this claim asks for, so the other claimer does not ask for them too. */
-    private int reserve() {
-        lock.lock();
-        try {
-            int want = wanted();
-            if (want > 0) {
-                claimsInFlight += want;
-            }
-            return want;
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    /** Ends a reservation; the claimed jobs are in the buffer or running by then. */
-    private void release(int reserved) {
-        lock.lock();
-        try {
-            claimsInFlight -= reserved;
-        } finally {
-            lock.unlock();
-        }
+    private boolean heldBackByAcknowledgements() {
+        return held.get() >= maxHeld;
     }
 
     /**
@@ -294,6 +380,13 @@ public final class QueueFetcher {
     private void updateBufferTarget() {
         lock.lock();
         try {
+            if (lastFullClaim > 0 && buffer.isEmpty() && slots.availablePermits() == concurrency) {
+                // Every job of the last claim finished before this fetcher came back, and the
+                // queue had more: the job threads are starved. Double at once rather than wait for
+                // the next rate sample (a worker starting on a backlog would claim one slot's
+                // worth per round for the first sample). Long jobs never get here: their slots are busy.
+                bufferTarget = Math.min(maxBatch * CLAIM_PARALLELISM, Math.max(bufferTarget, lastFullClaim) * 2);
+            }
             long now = System.nanoTime();
             long elapsed = now - rateSampledAt;
             if (elapsed < RATE_SAMPLE_NANOS) {
@@ -301,8 +394,11 @@ public final class QueueFetcher {
             }
             long count = finishedJobs.sum();
             double perNano = (double) (count - rateSampledCount) / elapsed;
-            // Up to one full batch per claim in flight.
-            bufferTarget = (int) Math.min((long) maxBatch * CLAIM_PIPELINE, Math.ceil(perNano * BUFFER_WINDOW.toNanos()));
+            // Up to one full round of claims. A short sample can fall between two rounds and see
+            // nothing finish, so the target only halves per sample: it follows a rise at once
+            // and a real fall within a few samples.
+            int sampled = (int) Math.min((long) maxBatch * CLAIM_PARALLELISM, Math.ceil(perNano * BUFFER_WINDOW.toNanos()));
+            bufferTarget = Math.max(sampled, bufferTarget / 2);
             rateSampledAt = now;
             rateSampledCount = count;
         } finally {

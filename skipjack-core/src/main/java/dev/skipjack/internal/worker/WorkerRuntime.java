@@ -5,7 +5,9 @@ import dev.skipjack.internal.claim.JobClaimer;
 import dev.skipjack.internal.complete.BatchCompleter;
 import dev.skipjack.internal.complete.CompletionWriter;
 import dev.skipjack.internal.leader.LeaderElector;
+import dev.skipjack.JobState;
 import dev.skipjack.internal.maintenance.DueJobPromoter;
+import dev.skipjack.internal.maintenance.JobPruner;
 import dev.skipjack.internal.maintenance.LeaseRescuer;
 import dev.skipjack.internal.pause.PausedQueues;
 import dev.skipjack.internal.notify.InsertListener;
@@ -54,6 +56,12 @@ public final class WorkerRuntime {
     private final ScheduledExecutorService maintenanceTimer;
     private final PausedQueues pausedQueues;
     private InsertListener insertListener;
+    /** The channel inserts and promotions are announced on, or null when notifications are off. */
+    private String notifyChannel;
+    private JobPruner pruner;
+    private Duration pruneInterval;
+    /** Its own thread: a long pruning round must not delay the rescuer and the promoter. */
+    private final ScheduledExecutorService pruneTimer;
     private final ScheduledExecutorService leaseWatchdog;
     private final LeaderElector leader;
     /** How often the lease watchdog looks for executions whose lease this worker can no longer extend. */
@@ -76,6 +84,7 @@ public final class WorkerRuntime {
                 WorkerThreads.daemonFactory("skipjack-maintenance"));
         // A term of two maintenance rounds: renewed every round, so one missed round keeps it.
         this.leader = new LeaderElector(dataSource, sql, workerId, timing.rescueInterval().multipliedBy(2));
+        this.pruneTimer = Executors.newSingleThreadScheduledExecutor(WorkerThreads.daemonFactory("skipjack-pruner"));
         this.leaseWatchdog = Executors.newSingleThreadScheduledExecutor(
                 WorkerThreads.daemonFactory("skipjack-lease-watchdog"));
         this.ctx = new WorkerContext(dataSource, workerId, timing.lease(), mapper, kinds,
@@ -106,6 +115,17 @@ public final class WorkerRuntime {
     /** Wakes fetchers on NOTIFY from inserts on {@code channel} (F-16); call before {@link #start()}. */
     public void listenForInserts(String channel) {
         insertListener = new InsertListener(ctx.dataSource(), channel, this::wake, this::wakeAll);
+        notifyChannel = channel;
+    }
+
+    /**
+     * Deletes terminal jobs older than {@code keepFor} of their state every {@code interval} while
+     * this node leads maintenance (F-19); call before {@link #start()}. States absent are kept.
+     */
+    public void pruneFinishedJobs(Duration interval, Map<JobState, Duration> keepFor) {
+        this.pruner = new JobPruner(ctx.dataSource(), sql, keepFor,
+                () -> leader.isLeader() && !pruneTimer.isShutdown());
+        this.pruneInterval = interval;
     }
 
     public void start() {
@@ -140,7 +160,12 @@ public final class WorkerRuntime {
                 rescuer.run();
             }
         }, 0, timing.rescueInterval().toMillis(), TimeUnit.MILLISECONDS);
-        maintenanceTimer.scheduleWithFixedDelay(new DueJobPromoter(ctx.dataSource(), sql, this::wake), 0,
+        if (pruner != null && pruner.hasWork()) {
+            // First round after one interval: by then the election (run at once above) has settled.
+            pruneTimer.scheduleWithFixedDelay(leader.whenLeader(pruner), pruneInterval.toMillis(),
+                    pruneInterval.toMillis(), TimeUnit.MILLISECONDS);
+        }
+        maintenanceTimer.scheduleWithFixedDelay(new DueJobPromoter(ctx.dataSource(), sql, this::wake, notifyChannel), 0,
                 timing.promoteInterval().toMillis(), TimeUnit.MILLISECONDS);
         fetchers.values().forEach(QueueFetcher::start);
         if (insertListener != null) {
@@ -177,6 +202,7 @@ public final class WorkerRuntime {
     public void stop(Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();
         maintenanceTimer.shutdownNow();
+        pruneTimer.shutdownNow();
         if (insertListener != null) {
             insertListener.stop();
         }

@@ -2,6 +2,8 @@
 -- The CTE locks the rows it picks with SKIP LOCKED, so concurrent claimers never wait on each
 -- other and never pick the same row; the UPDATE marks them running in the same statement, so no
 -- application code runs between "found" and "owned".
+-- Times come back as epoch microseconds: the driver's timestamp parsing (a Calendar per value)
+-- was a tenth of a busy worker's CPU.
 -- Index: jobs_claim_idx (queue, priority, run_at, id) WHERE state = 'available'.
 -- Parameters: queue, kinds this claimer must leave alone (transactional kinds), limit,
 --             worker id, lease in milliseconds.
@@ -23,4 +25,6 @@ SET state        = 'running',
     lease_until  = now() + ? * interval '1 millisecond'
 FROM next
 WHERE j.id = next.id
-RETURNING j.id, j.queue, j.kind, j.args::text, j.priority, j.attempt, j.max_attempts, j.created_at
+RETURNING j.id, j.queue, j.kind, j.args::text, j.priority, j.attempt, j.max_attempts,
+          (extract(epoch FROM j.created_at) * 1000000)::bigint,
+          (extract(epoch FROM j.run_at) * 1000000)::bigint

@@ -1,0 +1,87 @@
+package dev.skipjack;
+
+import dev.skipjack.testing.DatabaseTest;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * F-6 bulk enqueue: {@code enqueueAll} stores every request as asked, whichever insert statement it
+ * takes (one array per column, or the single-array form for batches that differ only in args), and
+ * returns the ids in request order; checking args once per type never lets bad args through.
+ */
+class BulkEnqueueTest extends DatabaseTest {
+
+    record Args(int n) {
+    }
+
+    private Skipjack enqueuer() {
+        return client(builder().kind("bulk", Args.class, KindOptions.defaults().maxAttempts(7)));
+    }
+
+    private long storedN(long id) {
+        return queryLong("SELECT (args->>'n')::bigint FROM " + jobsTable() + " WHERE id = ?", id);
+    }
+
+    @Test
+    void uniformBatchLargerThanOneStatementKeepsRequestOrderAndSettings() {
+        Skipjack s = enqueuer();
+        List<JobRequest> requests = new ArrayList<>();
+        int count = 12_345; // three statements' worth
+        for (int i = 0; i < count; i++) {
+            requests.add(JobRequest.of("bulk", new Args(i), EnqueueOptions.defaults().queue("mail").priority(9)));
+        }
+        List<Long> ids = s.enqueueAll(requests);
+
+        assertThat(ids).hasSize(count).doesNotHaveDuplicates();
+        for (int i : new int[] {0, 1, 4_999, 5_000, 5_001, 9_999, 10_000, count - 1}) {
+            assertThat(storedN(ids.get(i))).as("args of request %d", i).isEqualTo(i);
+        }
+        assertThat(queryLong("SELECT count(*) FROM " + jobsTable() + " WHERE queue = 'mail' AND priority = 9"
+                + " AND max_attempts = 7 AND state = 'available' AND kind = 'bulk'")).isEqualTo(count);
+        // Ids grow in request order, so FIFO within a priority follows the request list.
+        assertThat(ids).isSorted();
+    }
+
+    @Test
+    void mixedBatchStoresEachRowsOwnOptions() {
+        Skipjack s = enqueuer();
+        List<JobRequest> requests = List.of(
+                JobRequest.of("bulk", new Args(0)),
+                JobRequest.of("bulk", new Args(1), EnqueueOptions.defaults().priority(3)),
+                JobRequest.of("bulk", new Args(2), EnqueueOptions.defaults().delay(Duration.ofHours(1))),
+                JobRequest.of("bulk", new Args(3), EnqueueOptions.defaults().queue("other").maxAttempts(2)));
+        List<Long> ids = s.enqueueAll(requests);
+
+        for (int i = 0; i < ids.size(); i++) {
+            assertThat(storedN(ids.get(i))).isEqualTo(i);
+        }
+        String table = jobsTable();
+        assertThat(queryLong("SELECT priority FROM " + table + " WHERE id = ?", ids.get(1))).isEqualTo(3);
+        assertThat(queryLong("SELECT count(*) FROM " + table + " WHERE id = ? AND state = 'scheduled'"
+                + " AND run_at > now() + interval '59 minutes'", ids.get(2))).isEqualTo(1);
+        assertThat(queryLong("SELECT count(*) FROM " + table + " WHERE id = ? AND queue = 'other' AND max_attempts = 2",
+                ids.get(3))).isEqualTo(1);
+        assertThat(queryLong("SELECT count(*) FROM " + table + " WHERE id = ? AND queue = 'default'"
+                + " AND priority = 0 AND max_attempts = 7 AND state = 'available'", ids.get(0))).isEqualTo(1);
+    }
+
+    @Test
+    void argsOfTheWrongShapeAreRefusedEvenAfterTheTypeReadBackOnce() {
+        Skipjack s = enqueuer();
+        s.enqueue("bulk", new Args(1)); // the record type has now read back once
+        s.enqueue("bulk", new Args(2));
+
+        assertThatThrownBy(() -> s.enqueue("bulk", Map.of("n", "not a number")))
+                .isInstanceOf(InvalidArgsException.class);
+        assertThatThrownBy(() -> s.enqueue("bulk", Map.of("n", 3, "surprise", true)))
+                .isInstanceOf(InvalidArgsException.class);
+        assertThat(queryLong("SELECT count(*) FROM " + jobsTable())).isEqualTo(2);
+    }
+}

@@ -1,0 +1,224 @@
+package dev.skipjack;
+
+import dev.skipjack.internal.maintenance.JobPruner;
+import dev.skipjack.internal.sql.SqlStatements;
+import dev.skipjack.internal.sql.TableNames;
+import dev.skipjack.testing.DatabaseTest;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.time.temporal.ChronoUnit;
+import java.util.Map;
+import java.util.function.BooleanSupplier;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * F-19 retention: completed, cancelled and discarded jobs are deleted once older than their
+ * state's retention, by the maintenance leader only, at most 100 batches of 1,000 per round; jobs
+ * that are not terminal are never deleted however old; a failing round does not stop pruning; bad
+ * settings are refused when the client is built.
+ *
+ * <p>Rows are written with plain SQL so that their finish times can lie hours in the past. Where a
+ * test must show that something was <em>not</em> deleted, it first waits for a control row
+ * inserted after an earlier deletion was seen to be deleted too: the round that deletes it started
+ * after the earlier round ended, so a whole round has looked at every row.
+ */
+class RetentionTest extends DatabaseTest {
+
+    record Args(int n) {
+    }
+
+    private static final Duration WAIT = Duration.ofSeconds(20);
+    private static final Duration PRUNE_INTERVAL = Duration.ofMillis(100);
+
+    private Skipjack.Builder pruning() {
+        return builder().queue("default", 2).handler("k", Args.class, job -> Outcome.complete())
+                .pruneInterval(PRUNE_INTERVAL);
+    }
+
+    @Test
+    void terminalJobsOlderThanTheirRetentionAreDeletedAndYoungerOnesKept() {
+        Skipjack s = client(pruning()
+                .retention(JobState.COMPLETED, Duration.ofHours(1))
+                .retention(JobState.CANCELLED, Duration.ofHours(1))
+                .retention(JobState.DISCARDED, Duration.ofHours(1)));
+        for (String state : new String[] {"completed", "cancelled", "discarded"}) {
+            insertFinished("old", state, "2 hours", 1);
+            insertFinished("young", state, "50 minutes", 1);
+        }
+        // More than two batches of one state, so a round has to loop.
+        insertFinished("old", "completed", "3 hours", 2_500);
+        s.start();
+
+        await("old terminal jobs to be pruned", WAIT, () -> countInQueue("old") == 0);
+        assertThat(countInQueue("young")).as("jobs younger than the retention").isEqualTo(3);
+    }
+
+    @Test
+    void eachStateHasItsOwnRetention() {
+        Skipjack s = client(pruning()
+                .retention(JobState.COMPLETED, Duration.ofHours(1))
+                .retention(JobState.DISCARDED, Duration.ofHours(3))
+                .retention(JobState.CANCELLED, Skipjack.KEEP_FOREVER));
+        insertFinished("gone", "completed", "2 hours", 1);
+        insertFinished("gone", "discarded", "4 hours", 1);
+        insertFinished("kept-discarded", "discarded", "2 hours", 1);
+        insertFinished("kept-cancelled", "cancelled", "10 years", 1);
+        s.start();
+
+        await("jobs past their state's retention to be pruned", WAIT, () -> countInQueue("gone") == 0);
+        awaitOneMoreWholeRound();
+        assertThat(countInQueue("kept-discarded")).as("discarded 2 h ago, kept 3 h").isEqualTo(1);
+        assertThat(countInQueue("kept-cancelled")).as("cancelled, kept forever").isEqualTo(1);
+    }
+
+    @Test
+    void jobsThatAreNotTerminalAreNeverDeletedHoweverOld() {
+        Skipjack s = client(pruning()
+                .retention(JobState.COMPLETED, Duration.ZERO)
+                .retention(JobState.CANCELLED, Duration.ZERO)
+                .retention(JobState.DISCARDED, Duration.ZERO));
+        // Created ten years ago; kept out of this client's reach (another queue, far run_at, live lease).
+        String old = "now() - interval '10 years'";
+        execute("INSERT INTO " + jobsTable() + " (queue, kind, state, created_at, attempted_at, run_at, attempt, lease_until) VALUES"
+                + " ('parked', 'k', 'available', " + old + ", NULL, " + old + ", 0, NULL),"
+                + " ('parked', 'k', 'scheduled', " + old + ", NULL, now() + interval '1 year', 0, NULL),"
+                + " ('parked', 'k', 'retryable', " + old + ", " + old + ", now() + interval '1 year', 1, NULL),"
+                + " ('parked', 'k', 'running', " + old + ", " + old + ", " + old + ", 1, now() + interval '1 hour')");
+        s.start();
+        long done = s.enqueue("k", new Args(1));
+
+        await("a job completed by the worker to be pruned at once", WAIT, () -> s.find(done).isEmpty());
+        awaitOneMoreWholeRound();
+        assertThat(queryLong("SELECT count(*) FROM " + jobsTable() + " WHERE queue = 'parked'"
+                + " AND state IN ('available', 'scheduled', 'retryable', 'running')"))
+                .as("available, scheduled, retryable and running jobs, ten years old").isEqualTo(4);
+    }
+
+    @Test
+    void retentionKeptForeverForEveryStateDeletesNothing() {
+        Skipjack s = client(pruning()
+                .retention(JobState.COMPLETED, Skipjack.KEEP_FOREVER)
+                .retention(JobState.CANCELLED, ChronoUnit.FOREVER.getDuration())
+                .retention(JobState.DISCARDED, Skipjack.KEEP_FOREVER));
+        for (String state : new String[] {"completed", "cancelled", "discarded"}) {
+            insertFinished("ancient", state, "10 years", 1);
+        }
+        s.start();
+        long done = s.enqueue("k", new Args(1));
+        awaitState(s, done, JobState.COMPLETED, WAIT);
+
+        // Nothing prunes here, so there is no round to wait for: watch for twenty prune intervals.
+        assertStaysTrue("every terminal job kept", PRUNE_INTERVAL.multipliedBy(20),
+                () -> countInQueue("ancient") == 3 && s.find(done).isPresent());
+    }
+
+    @Test
+    void onlyTheMaintenanceLeaderPrunes() {
+        Skipjack s = client(pruning().retention(JobState.COMPLETED, Duration.ofHours(1)));
+        // Another node holds leadership for the next hour.
+        execute("INSERT INTO \"" + schema + "\".skipjack_leader VALUES ('maintenance', 'other-node', now() + interval '1 hour')");
+        insertFinished("old", "completed", "2 hours", 10);
+        s.start();
+        long done = s.enqueue("k", new Args(1));
+        awaitState(s, done, JobState.COMPLETED, WAIT);
+
+        assertStaysTrue("old jobs kept while another node leads", PRUNE_INTERVAL.multipliedBy(20),
+                () -> countInQueue("old") == 10);
+
+        // The other node's lease runs out: this client takes over and prunes.
+        execute("UPDATE \"" + schema + "\".skipjack_leader SET lease_until = now() - interval '1 second'");
+        await("the new leader to prune", WAIT, () -> countInQueue("old") == 0);
+        assertThat(queryLong("SELECT count(*) FROM \"" + schema + "\".skipjack_leader WHERE holder = ?", s.workerId()))
+                .as("this client leads").isEqualTo(1);
+    }
+
+    @Test
+    void aFailingRoundDoesNotStopPruning() {
+        Skipjack s = client(pruning().retention(JobState.COMPLETED, Duration.ofHours(1)));
+        insertFinished("old", "completed", "2 hours", 10);
+        // Every delete fails while this trigger exists; a sequence (not rolled back) counts the attempts.
+        execute("CREATE SEQUENCE \"" + schema + "\".prune_failures");
+        execute("CREATE FUNCTION \"" + schema + "\".refuse_delete() RETURNS trigger LANGUAGE plpgsql AS $$"
+                + " BEGIN PERFORM nextval('\"" + schema + "\".prune_failures'); RAISE EXCEPTION 'injected delete failure'; END $$");
+        execute("CREATE TRIGGER refuse_delete BEFORE DELETE ON " + jobsTable()
+                + " FOR EACH ROW EXECUTE FUNCTION \"" + schema + "\".refuse_delete()");
+        s.start();
+
+        await("three failed pruning rounds", WAIT, () -> queryLong(
+                "SELECT CASE WHEN is_called THEN last_value ELSE 0 END FROM \"" + schema + "\".prune_failures") >= 3);
+        assertThat(countInQueue("old")).isEqualTo(10);
+
+        execute("DROP TRIGGER refuse_delete ON " + jobsTable());
+        await("pruning to resume once deletes work again", WAIT, () -> countInQueue("old") == 0);
+    }
+
+    @Test
+    void aRoundDeletesAtMostAHundredBatchesAndTheNextRoundTheRest() throws Exception {
+        client(builder());
+        insertFinished("old", "completed", "2 hours", 100_500);
+        JobPruner pruner = new JobPruner(dataSource, new SqlStatements("postgres", new TableNames(schema, "skipjack_")),
+                Map.of(JobState.COMPLETED, Duration.ofHours(1)), () -> true);
+
+        assertThat(pruner.pruneRound()).as("first round: 100 batches of 1,000").isEqualTo(100_000);
+        assertThat(countInQueue("old")).isEqualTo(500);
+        assertThat(pruner.pruneRound()).as("second round: the rest").isEqualTo(500);
+        assertThat(pruner.pruneRound()).as("nothing left").isZero();
+    }
+
+    @Test
+    void badRetentionSettingsAreRefused() {
+        for (JobState live : new JobState[] {JobState.AVAILABLE, JobState.SCHEDULED, JobState.RUNNING, JobState.RETRYABLE}) {
+            assertThatThrownBy(() -> builder().retention(live, Duration.ofHours(1)))
+                    .isInstanceOf(InvalidOptionException.class).hasMessageContaining("terminal states")
+                    .hasMessageContaining(live.name());
+        }
+        assertThatThrownBy(() -> builder().retention(null, Duration.ofHours(1)))
+                .isInstanceOf(InvalidOptionException.class).hasMessageContaining("terminal states");
+        assertThatThrownBy(() -> builder().retention(JobState.COMPLETED, Duration.ofSeconds(-1)))
+                .isInstanceOf(InvalidOptionException.class).hasMessageContaining("retention of COMPLETED");
+        assertThatThrownBy(() -> builder().retention(JobState.DISCARDED, null))
+                .isInstanceOf(InvalidOptionException.class).hasMessageContaining("KEEP_FOREVER");
+        assertThatThrownBy(() -> builder().retention(JobState.CANCELLED, Duration.ofDays(365 * 1000)))
+                .as("too long to compute with, and not KEEP_FOREVER")
+                .isInstanceOf(InvalidOptionException.class).hasMessageContaining("KEEP_FOREVER");
+        assertThatThrownBy(() -> builder().pruneInterval(Duration.ZERO))
+                .isInstanceOf(InvalidOptionException.class).hasMessageContaining("pruneInterval");
+        assertThatThrownBy(() -> builder().pruneInterval(null))
+                .isInstanceOf(InvalidOptionException.class).hasMessageContaining("pruneInterval");
+        // The limits themselves are accepted.
+        builder().retention(JobState.COMPLETED, Duration.ZERO).retention(JobState.DISCARDED, Duration.ofDays(36_500))
+                .pruneInterval(Duration.ofMillis(100)).build();
+    }
+
+    /** Waits for a control row inserted now to be pruned: a whole round starts after this call. */
+    private void awaitOneMoreWholeRound() {
+        insertFinished("control", "completed", "10 years", 1);
+        await("a control row to be pruned", WAIT, () -> countInQueue("control") == 0);
+    }
+
+    private void insertFinished(String queue, String state, String ago, int count) {
+        execute("INSERT INTO " + jobsTable() + " (queue, kind, state, attempt, created_at, finished_at)"
+                + " SELECT '" + queue + "', 'k', '" + state + "', 1, now() - interval '" + ago + "', now() - interval '" + ago + "'"
+                + " FROM generate_series(1, " + count + ")");
+    }
+
+    private long countInQueue(String queue) {
+        return queryLong("SELECT count(*) FROM " + jobsTable() + " WHERE queue = ?", queue);
+    }
+
+    private static void assertStaysTrue(String what, Duration period, BooleanSupplier condition) {
+        long end = System.nanoTime() + period.toNanos();
+        while (System.nanoTime() < end) {
+            assertThat(condition.getAsBoolean()).as(what).isTrue();
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new AssertionError("interrupted watching " + what);
+            }
+        }
+    }
+}
