@@ -5,9 +5,11 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import javax.sql.DataSource;
 
 /**
@@ -16,13 +18,36 @@ import javax.sql.DataSource;
  */
 public final class BenchTable {
 
+    /** How far ahead rows scheduled by the benchmark itself (depth's filler) are due, at least. */
+    public static final Duration FAR_FUTURE = Duration.ofDays(365);
+
     private final DataSource dataSource;
     private final String jobsTable;
+    /** The kind {@link #empty()} and {@link #unfinished()} are limited to; null for the whole table. */
+    private final String kind;
 
     /** {@code jobsTable} is {@link dev.skipjack.Skipjack#jobsTable()}: validated and quoted by Skipjack. */
     public BenchTable(DataSource dataSource, String jobsTable) {
+        this(dataSource, jobsTable, null);
+    }
+
+    private BenchTable(DataSource dataSource, String jobsTable, String kind) {
         this.dataSource = dataSource;
         this.jobsTable = jobsTable;
+        this.kind = kind;
+    }
+
+    /**
+     * The same table with {@link #empty()} and {@link #unfinished()} limited to one kind's rows, so
+     * rows of other kinds (depth's millions of filler rows) survive between runs.
+     */
+    public BenchTable onlyKind(String kind) {
+        return new BenchTable(dataSource, jobsTable, kind);
+    }
+
+    /** The quoted, schema-qualified jobs table. */
+    public String jobsTable() {
+        return jobsTable;
     }
 
     public DataSource dataSource() {
@@ -42,19 +67,39 @@ public final class BenchTable {
         }
     }
 
-    /** Empties the table so a run starts from an empty queue. */
+    /** Empties the table (or deletes this kind's rows) so a run starts from an empty queue. */
     public void empty() throws SQLException {
-        try (Connection c = dataSource.getConnection(); Statement s = c.createStatement()) {
-            s.execute(sql("empty_jobs"));
+        if (kind == null) {
+            try (Connection c = dataSource.getConnection(); Statement s = c.createStatement()) {
+                s.execute(sql("empty_jobs"));
+            }
+            return;
+        }
+        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(sql("delete_kind"))) {
+            ps.setString(1, kind);
+            ps.executeUpdate();
         }
     }
 
-    /** Jobs not yet terminal, as the database sees them. */
+    /**
+     * Jobs not yet terminal, as the database sees them; limited to one kind, its available and
+     * running jobs (a benchmark handler never fails, so its jobs are never scheduled or retryable).
+     */
     public long unfinished() throws SQLException {
-        try (Connection c = dataSource.getConnection(); Statement s = c.createStatement();
-             ResultSet rs = s.executeQuery(sql("count_unfinished"))) {
-            rs.next();
-            return rs.getLong(1);
+        if (kind == null) {
+            try (Connection c = dataSource.getConnection(); Statement s = c.createStatement();
+                 ResultSet rs = s.executeQuery(sql("count_unfinished"))) {
+                rs.next();
+                return rs.getLong(1);
+            }
+        }
+        try (Connection c = dataSource.getConnection();
+             PreparedStatement ps = c.prepareStatement(sql("count_unfinished_kind"))) {
+            ps.setString(1, kind);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
+            }
         }
     }
 

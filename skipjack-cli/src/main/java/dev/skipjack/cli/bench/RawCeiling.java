@@ -21,6 +21,37 @@ public final class RawCeiling {
 
     public static final int THREADS = 8;
     public static final int CLAIM_BATCH = 100;
+    /**
+     * Jobs of the unreported warm-up round of the ceiling and of Skipjack before the measured
+     * rounds: at least this many, or a tenth of the measured N. Both are measured warm, as a
+     * long-running worker runs. The ceiling's loop is a few lines and compiles at once;
+     * Skipjack's path (claim rounds, buffer, handler dispatch, acknowledgement batching) is only
+     * fully compiled by C2 after tens of thousands of jobs: with a 2,000-job warm-up the first
+     * measured 20,000-job rounds ran partly interpreted (ratio 0.66, against 0.83 for the same
+     * build warmed by a 200,000-job round).
+     */
+    public static final int WARM_UP_MIN_JOBS = 50_000;
+
+    /** The warm-up round's size for a measured size of {@code jobs} (smaller for tiny smoke runs). */
+    public static int warmUpJobs(int jobs) {
+        return Math.max(jobs / 10, (int) Math.min(WARM_UP_MIN_JOBS, jobs * 5L));
+    }
+
+    /**
+     * Jobs of the unreported run each side gets again right before each of its measured runs.
+     * The two sides share the driver's hot code (statement execution, binding, result parsing)
+     * with different type profiles: JFR shows the JIT deoptimizing pgjdbc's execute and bind
+     * paths at every switch between them, and C2 recompiling Skipjack's claim and completion
+     * methods (with the driver inlined) for 1-2 s of CPU inside the next measured drain. A short
+     * run of the same side first takes that recompilation out of the measurement, for both
+     * sides alike; in a worker JVM nothing else runs to disturb the profiles.
+     */
+    public static final int ROUND_WARM_UP_JOBS = 40_000;
+
+    /** The per-round warm-up for a measured size of {@code jobs}: twice N, at most {@link #ROUND_WARM_UP_JOBS}. */
+    public static int roundWarmUpJobs(int jobs) {
+        return (int) Math.min(ROUND_WARM_UP_JOBS, jobs * 2L);
+    }
     /** Rows per insert statement, the same as Skipjack's bulk enqueue uses. */
     static final int INSERT_ROWS_PER_STATEMENT = 5_000;
 

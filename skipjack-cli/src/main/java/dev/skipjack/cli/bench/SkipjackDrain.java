@@ -26,16 +26,29 @@ public final class SkipjackDrain {
     }
 
     private final DataSource dataSource;
+    private final DataSource workerDataSource;
     private final String schema;
+    private final boolean onlyOwnKind;
 
     public SkipjackDrain(DataSource dataSource, String schema) {
+        this(dataSource, dataSource, schema, false);
+    }
+
+    /**
+     * A drain whose worker runs on its own pool ({@code scale} counts that pool's connections, so
+     * the bench's enqueue and polling must not use it), and which, with {@code onlyOwnKind}, deletes
+     * and waits for only its own kind's rows, leaving other rows ({@code depth}'s filler) in place.
+     */
+    public SkipjackDrain(DataSource dataSource, DataSource workerDataSource, String schema, boolean onlyOwnKind) {
         this.dataSource = dataSource;
+        this.workerDataSource = workerDataSource;
         this.schema = schema;
+        this.onlyOwnKind = onlyOwnKind;
     }
 
     /** A client on the bench schema with default settings, running {@code concurrency} no-op jobs at once. */
     public Skipjack client(int concurrency, LongAdder handled) {
-        return Skipjack.builder(dataSource)
+        return Skipjack.builder(workerDataSource)
                 .schema(schema)
                 .queue(QUEUE, concurrency)
                 .handler(KIND, Args.class, job -> {
@@ -48,14 +61,19 @@ public final class SkipjackDrain {
     public RawCeiling.Rates run(int jobs, int concurrency) throws Exception {
         LongAdder handled = new LongAdder();
         Skipjack skipjack = client(concurrency, handled);
+        Skipjack producer = workerDataSource == dataSource ? skipjack
+                : Skipjack.builder(dataSource).schema(schema).kind(KIND, Args.class).build();
         BenchTable table = new BenchTable(dataSource, skipjack.jobsTable());
+        if (onlyOwnKind) {
+            table = table.onlyKind(KIND);
+        }
         table.empty();
         List<JobRequest> requests = new ArrayList<>(jobs);
         for (int i = 0; i < jobs; i++) {
             requests.add(JobRequest.of(KIND, new Args(i)));
         }
         long enqueueStart = System.nanoTime();
-        skipjack.enqueueAll(requests);
+        producer.enqueueAll(requests);
         double enqueueSeconds = (System.nanoTime() - enqueueStart) / 1e9;
 
         long start = System.nanoTime();
