@@ -3,6 +3,7 @@ package dev.skipjack.internal.complete;
 import dev.skipjack.internal.sql.Jdbc;
 import dev.skipjack.internal.sql.SqlStatements;
 
+import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -42,8 +43,10 @@ public final class CompletionWriter {
         int changed = 0;
         if (!plain.isEmpty()) {
             try (PreparedStatement ps = c.prepareStatement(sql.get("complete_jobs"))) {
-                ps.setArray(1, Jdbc.bigintArray(c, plain, Completion::id));
+                Array ids = Jdbc.bigintArray(c, plain, Completion::id);
+                ps.setArray(1, ids);
                 ps.setArray(2, Jdbc.intArray(c, plain, Completion::attempt));
+                ps.setArray(3, ids);
                 changed += ps.executeUpdate();
             }
         }
