@@ -10,6 +10,7 @@ import dev.skipjack.internal.enqueue.JobInserter;
 import dev.skipjack.internal.query.JobInfoReader;
 import dev.skipjack.internal.notify.InsertNotifications;
 import dev.skipjack.internal.schema.Migrator;
+import dev.skipjack.internal.sql.Dialect;
 import dev.skipjack.internal.sql.SqlStatements;
 import dev.skipjack.internal.sql.TableNames;
 import dev.skipjack.internal.sql.Transactions;
@@ -101,7 +102,7 @@ public final class Skipjack implements AutoCloseable {
     private Skipjack(Builder b) {
         this.dataSource = b.dataSource;
         this.names = new TableNames(b.schema, b.tablePrefix);
-        this.sql = new SqlStatements("postgres", names);
+        this.sql = Dialect.POSTGRES.statements(names, b.clock);
         this.mapper = b.mapper;
         this.argsEncoder = new ArgsEncoder(b.mapper);
         this.kinds = Collections.unmodifiableMap(new LinkedHashMap<>(b.kinds));
@@ -129,17 +130,18 @@ public final class Skipjack implements AutoCloseable {
 
     /** Creates or upgrades Skipjack's tables; safe to call from many nodes at once. Returns versions applied. */
     public List<Integer> migrate() {
-        return new Migrator(names).migrate(dataSource);
+        return new Migrator(sql).migrate(dataSource);
     }
 
     /** The schema as plain SQL, for applying with Flyway, Liquibase or psql instead of {@link #migrate()}. */
     public String migrationSql() {
-        return new Migrator(names).exportSql();
+        return new Migrator(sql).exportSql();
     }
 
     /** The schema for {@code schema} and {@code tablePrefix} as plain SQL, without a client or a database. */
     public static String migrationSql(String schema, String tablePrefix) {
-        return new Migrator(new TableNames(schema, tablePrefix)).exportSql();
+        return new Migrator(Dialect.POSTGRES.statements(new TableNames(schema, tablePrefix), new DatabaseClock()))
+                .exportSql();
     }
 
     /** The quoted, schema-qualified name of the jobs table, e.g. {@code "public"."skipjack_jobs"}, for reporting queries. */
@@ -345,6 +347,7 @@ public final class Skipjack implements AutoCloseable {
         private int maxArgsBytes = Limits.DEFAULT_MAX_ARGS_BYTES;
         private boolean listenNotify = true;
         private Duration pruneInterval = DEFAULT_PRUNE_INTERVAL;
+        private DatabaseClock clock = new DatabaseClock();
         private final Map<JobState, Duration> retention = new EnumMap<>(Map.of(
                 JobState.COMPLETED, DEFAULT_COMPLETED_RETENTION,
                 JobState.CANCELLED, DEFAULT_CANCELLED_RETENTION,
@@ -365,6 +368,16 @@ public final class Skipjack implements AutoCloseable {
         public Builder tablePrefix(String prefix) {
             new TableNames(schema, prefix);
             this.tablePrefix = prefix;
+            return this;
+        }
+
+        /**
+         * The clock every statement of this client reads as "now" (default: the database's own
+         * time). Tests pass a {@link DatabaseClock} they advance, to see delays, backoff, rescue and
+         * retention happen without sleeping.
+         */
+        public Builder clock(DatabaseClock clock) {
+            this.clock = Objects.requireNonNull(clock, "clock");
             return this;
         }
 

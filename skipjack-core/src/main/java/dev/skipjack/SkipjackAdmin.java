@@ -165,7 +165,7 @@ public final class SkipjackAdmin {
         Map<Long, long[]> byStart = new TreeMap<>();
         long nowSec;
         try (Connection c = dataSource.getConnection()) {
-            try (PreparedStatement now = c.prepareStatement("SELECT extract(epoch FROM now())::bigint");
+            try (PreparedStatement now = c.prepareStatement(sql.get("database_now"));
                  ResultSet rs = now.executeQuery()) {
                 rs.next();
                 nowSec = rs.getLong(1);

@@ -1,5 +1,6 @@
 package dev.skipjack;
 
+import dev.skipjack.internal.sql.Dialect;
 import dev.skipjack.internal.sql.SqlStatements;
 import dev.skipjack.internal.sql.TableNames;
 import dev.skipjack.testing.DatabaseTest;
@@ -60,7 +61,7 @@ class BatchUpdatePlanTest extends DatabaseTest {
     }
 
     private String sql(String statement) {
-        return new SqlStatements("postgres", new TableNames(schema, "skipjack_")).get(statement);
+        return Dialect.POSTGRES.statements(new TableNames(schema, "skipjack_"), new DatabaseClock()).get(statement);
     }
 
     /** The generic plan, which the driver's prepared statements settle on after a few executions. */

@@ -5,6 +5,7 @@ import dev.skipjack.internal.claim.JobClaimer;
 import dev.skipjack.internal.complete.Completion;
 import dev.skipjack.internal.complete.CompletionWriter;
 import dev.skipjack.internal.maintenance.LeaseRescuer;
+import dev.skipjack.internal.sql.Dialect;
 import dev.skipjack.internal.sql.SqlStatements;
 import dev.skipjack.internal.sql.TableNames;
 import dev.skipjack.testing.DatabaseTest;
@@ -39,7 +40,7 @@ class BatchedCompletionTest extends DatabaseTest {
     @BeforeEach
     void setUp() {
         enqueuer = client(builder().kind("work", Args.class));
-        sql = new SqlStatements("postgres", new TableNames(schema, "skipjack_"));
+        sql = Dialect.POSTGRES.statements(new TableNames(schema, "skipjack_"), new DatabaseClock());
         writer = new CompletionWriter(sql);
     }
 

@@ -1,5 +1,6 @@
 package dev.skipjack;
 
+import dev.skipjack.internal.sql.Dialect;
 import dev.skipjack.internal.sql.SqlStatements;
 import dev.skipjack.internal.sql.TableNames;
 import dev.skipjack.testing.DatabaseTest;
@@ -24,7 +25,7 @@ class ClaimIndexTest extends DatabaseTest {
         execute("INSERT INTO " + jobsTable() + " (queue, kind, args) SELECT 'default', 'k', '{}' FROM generate_series(1, 100)");
         execute("ANALYZE " + jobsTable());
 
-        String claim = new SqlStatements("postgres", new TableNames(schema, "skipjack_")).get("claim");
+        String claim = Dialect.POSTGRES.statements(new TableNames(schema, "skipjack_"), new DatabaseClock()).get("claim");
         String plan = explain(claim);
 
         assertThat(plan).contains("skipjack_jobs_claim_idx");

@@ -1,6 +1,7 @@
 package dev.skipjack;
 
 import dev.skipjack.internal.leader.LeaderElector;
+import dev.skipjack.internal.sql.Dialect;
 import dev.skipjack.internal.sql.SqlStatements;
 import dev.skipjack.internal.sql.TableNames;
 import dev.skipjack.testing.DatabaseTest;
@@ -23,7 +24,7 @@ class LeaderElectionTest extends DatabaseTest {
     @BeforeEach
     void migrated() {
         client(builder());
-        sql = new SqlStatements("postgres", new TableNames(schema, "skipjack_"));
+        sql = Dialect.POSTGRES.statements(new TableNames(schema, "skipjack_"), new DatabaseClock());
     }
 
     @Test

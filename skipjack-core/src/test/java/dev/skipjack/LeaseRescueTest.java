@@ -1,6 +1,7 @@
 package dev.skipjack;
 
 import dev.skipjack.internal.maintenance.LeaseRescuer;
+import dev.skipjack.internal.sql.Dialect;
 import dev.skipjack.internal.sql.SqlStatements;
 import dev.skipjack.internal.sql.TableNames;
 import dev.skipjack.testing.DatabaseTest;
@@ -44,7 +45,7 @@ class LeaseRescueTest extends DatabaseTest {
     }
 
     private SqlStatements sql() {
-        return new SqlStatements("postgres", new TableNames(schema, "skipjack_"));
+        return Dialect.POSTGRES.statements(new TableNames(schema, "skipjack_"), new DatabaseClock());
     }
 
     private int rescueNow() {

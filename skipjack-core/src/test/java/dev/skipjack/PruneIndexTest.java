@@ -1,5 +1,6 @@
 package dev.skipjack;
 
+import dev.skipjack.internal.sql.Dialect;
 import dev.skipjack.internal.sql.SqlStatements;
 import dev.skipjack.internal.sql.TableNames;
 import dev.skipjack.testing.DatabaseTest;
@@ -25,7 +26,7 @@ class PruneIndexTest extends DatabaseTest {
         execute("INSERT INTO " + jobsTable() + " (queue, kind, args) SELECT 'default', 'k', '{}' FROM generate_series(1, 1000)");
         execute("ANALYZE " + jobsTable());
 
-        String prune = new SqlStatements("postgres", new TableNames(schema, "skipjack_")).get("prune_jobs");
+        String prune = Dialect.POSTGRES.statements(new TableNames(schema, "skipjack_"), new DatabaseClock()).get("prune_jobs");
         for (JobState state : new JobState[] {JobState.COMPLETED, JobState.DISCARDED, JobState.CANCELLED}) {
             String plan = explain(prune, state);
             assertThat(plan).as("plan for " + state).contains("skipjack_jobs_finished_idx");

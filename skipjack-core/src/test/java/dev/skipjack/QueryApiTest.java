@@ -94,8 +94,8 @@ class QueryApiTest extends DatabaseTest {
     void aDeepPageWalksThePrimaryKeyBackwardsFromTheCursorWithoutSortingOrSkipping() throws SQLException {
         admin();
         insertHundredThousand();
-        String listJobs = new dev.skipjack.internal.sql.SqlStatements("postgres",
-                new dev.skipjack.internal.sql.TableNames(schema, "skipjack_")).get("list_jobs");
+        String listJobs = dev.skipjack.internal.sql.Dialect.POSTGRES.statements(
+                new dev.skipjack.internal.sql.TableNames(schema, "skipjack_"), new DatabaseClock()).get("list_jobs");
         StringBuilder plan = new StringBuilder();
         try (Connection c = dataSource.getConnection();
              PreparedStatement ps = c.prepareStatement("EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF) " + listJobs)) {

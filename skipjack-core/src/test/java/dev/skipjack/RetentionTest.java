@@ -1,6 +1,7 @@
 package dev.skipjack;
 
 import dev.skipjack.internal.maintenance.JobPruner;
+import dev.skipjack.internal.sql.Dialect;
 import dev.skipjack.internal.sql.SqlStatements;
 import dev.skipjack.internal.sql.TableNames;
 import dev.skipjack.testing.DatabaseTest;
@@ -159,7 +160,7 @@ class RetentionTest extends DatabaseTest {
     void aRoundDeletesAtMostAHundredBatchesAndTheNextRoundTheRest() throws Exception {
         client(builder());
         insertFinished("old", "completed", "2 hours", 100_500);
-        JobPruner pruner = new JobPruner(dataSource, new SqlStatements("postgres", new TableNames(schema, "skipjack_")),
+        JobPruner pruner = new JobPruner(dataSource, Dialect.POSTGRES.statements(new TableNames(schema, "skipjack_"), new DatabaseClock()),
                 Map.of(JobState.COMPLETED, Duration.ofHours(1)), () -> true);
 
         assertThat(pruner.pruneRound()).as("first round: 100 batches of 1,000").isEqualTo(100_000);

@@ -1,8 +1,10 @@
 package dev.skipjack.jmh;
 
+import dev.skipjack.DatabaseClock;
 import dev.skipjack.internal.complete.BatchCompleter;
 import dev.skipjack.internal.complete.Completion;
 import dev.skipjack.internal.complete.CompletionWriter;
+import dev.skipjack.internal.sql.Dialect;
 import dev.skipjack.internal.sql.SqlStatements;
 import dev.skipjack.internal.sql.TableNames;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -58,7 +60,7 @@ public class CompletionBatchingBenchmark {
 
     @Setup(Level.Trial)
     public void setUp() {
-        CompletionWriter writer = new CompletionWriter(new SqlStatements("postgres", new TableNames("public", "skipjack_")));
+        CompletionWriter writer = new CompletionWriter(Dialect.POSTGRES.statements(new TableNames("public", "skipjack_"), new DatabaseClock()));
         completer = new BatchCompleter<>(new NoDatabase(statementMillis), writer, id -> written.incrementAndGet(),
                 (completion, error) -> completion, "jmh");
         completer.start();

@@ -1,5 +1,7 @@
 package dev.skipjack.internal.audit;
 
+import dev.skipjack.DatabaseClock;
+import dev.skipjack.internal.sql.Dialect;
 import dev.skipjack.internal.sql.SqlStatements;
 import dev.skipjack.internal.sql.TableNames;
 
@@ -20,7 +22,7 @@ public final class AuditTables {
     private final SqlStatements sql;
 
     public AuditTables(TableNames names) {
-        this.sql = new SqlStatements("postgres", names);
+        this.sql = Dialect.POSTGRES.statements(names, new DatabaseClock());
     }
 
     /** A statement of the audit, with the audit tables' placeholders rendered too. */

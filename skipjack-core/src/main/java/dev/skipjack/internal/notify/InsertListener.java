@@ -5,6 +5,8 @@ import org.slf4j.LoggerFactory;
 
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
+import dev.skipjack.internal.sql.SqlStatements;
+
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -36,6 +38,7 @@ public final class InsertListener {
     private static final long MAX_RECONNECT_BACKOFF_MILLIS = 5_000;
 
     private final DataSource dataSource;
+    private final SqlStatements sql;
     private final String channel;
     private final Consumer<Set<String>> wakeQueues;
     private final Runnable wakeAll;
@@ -47,8 +50,10 @@ public final class InsertListener {
      * @param wakeQueues told the queues a notification named
      * @param wakeAll    told that any queue may have new jobs (payload '*', or just reconnected)
      */
-    public InsertListener(DataSource dataSource, String channel, Consumer<Set<String>> wakeQueues, Runnable wakeAll) {
+    public InsertListener(DataSource dataSource, SqlStatements sql, String channel, Consumer<Set<String>> wakeQueues,
+                          Runnable wakeAll) {
         this.dataSource = dataSource;
+        this.sql = sql;
         this.channel = channel;
         this.wakeQueues = wakeQueues;
         this.wakeAll = wakeAll;
@@ -81,7 +86,7 @@ public final class InsertListener {
                     log.info("the JDBC driver is not pgjdbc: no LISTEN/NOTIFY wake-up on channel {}, polling only", channel);
                     return;
                 }
-                listen(c, "LISTEN ");
+                listen(c, "listen");
                 if (announcedFailure) {
                     log.info("listening on channel {} again", channel);
                     announcedFailure = false;
@@ -100,7 +105,7 @@ public final class InsertListener {
                     }
                 }
                 // Give the pool back a connection that no longer listens.
-                listen(c, "UNLISTEN ");
+                listen(c, "unlisten");
             } catch (Throwable t) {
                 if (!running) {
                     break;
@@ -115,13 +120,12 @@ public final class InsertListener {
         }
     }
 
-    private void listen(Connection c, String command) throws SQLException {
+    private void listen(Connection c, String statement) throws SQLException {
         if (!c.getAutoCommit()) {
             c.setAutoCommit(true);
         }
         try (Statement s = c.createStatement()) {
-            // The channel comes from validated schema and prefix names only (InsertNotifications.channel).
-            s.execute(command + '"' + channel + '"');
+            s.execute(sql.get(statement, "channel", channel));
         }
     }
 

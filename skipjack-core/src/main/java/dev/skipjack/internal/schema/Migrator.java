@@ -34,15 +34,14 @@ public final class Migrator {
             new Migration(5, "retention"));
 
     record Migration(int version, String name) {
-        String resource() {
-            return String.format("migrations/postgres/V%03d__%s.sql", version, name);
-        }
     }
 
+    private final SqlStatements sql;
     private final TableNames names;
 
-    public Migrator(TableNames names) {
-        this.names = names;
+    public Migrator(SqlStatements sql) {
+        this.sql = sql;
+        this.names = sql.names();
     }
 
     /** Brings the schema up to date; returns the versions applied by this call. */
@@ -55,18 +54,17 @@ public final class Migrator {
     }
 
     private List<Integer> migrate(Connection c) throws SQLException {
-        try (PreparedStatement lock = c.prepareStatement("SELECT pg_advisory_xact_lock(hashtext(?))")) {
+        try (PreparedStatement lock = c.prepareStatement(sql.get("migration_lock"))) {
             lock.setString(1, "skipjack-migrate:" + names.schema() + ":" + names.prefix());
             lock.execute();
         }
         try (Statement s = c.createStatement()) {
-            s.execute("CREATE SCHEMA IF NOT EXISTS " + names.quotedSchema());
-            s.execute(names.render("CREATE TABLE IF NOT EXISTS {{migrations}} ("
-                    + "version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())"));
+            s.execute(sql.get("create_schema"));
+            s.execute(sql.get("create_migrations_table"));
         }
         Set<Integer> done = new HashSet<>();
         try (Statement s = c.createStatement();
-             ResultSet rs = s.executeQuery(names.render("SELECT version FROM {{migrations}}"))) {
+             ResultSet rs = s.executeQuery(sql.get("applied_migrations"))) {
             while (rs.next()) {
                 done.add(rs.getInt(1));
             }
@@ -77,10 +75,9 @@ public final class Migrator {
                 continue;
             }
             try (Statement s = c.createStatement()) {
-                s.execute(names.render(SqlStatements.readResource(m.resource())));
+                s.execute(sql.migration(m.version(), m.name()));
             }
-            try (PreparedStatement record = c.prepareStatement(
-                    names.render("INSERT INTO {{migrations}} (version, name) VALUES (?, ?)"))) {
+            try (PreparedStatement record = c.prepareStatement(sql.get("record_migration"))) {
                 record.setInt(1, m.version());
                 record.setString(2, m.name());
                 record.executeUpdate();
@@ -94,10 +91,10 @@ public final class Migrator {
     /** Every migration rendered as plain SQL, for Flyway or Liquibase users who apply it themselves. */
     public String exportSql() {
         StringBuilder out = new StringBuilder();
-        out.append("CREATE SCHEMA IF NOT EXISTS ").append(names.quotedSchema()).append(";\n\n");
+        out.append(sql.get("create_schema")).append(";\n\n");
         for (Migration m : MIGRATIONS) {
             out.append("-- Skipjack migration V").append(m.version()).append(" (").append(m.name()).append(")\n");
-            out.append(names.render(SqlStatements.readResource(m.resource()))).append('\n');
+            out.append(sql.migration(m.version(), m.name())).append('\n');
         }
         return out.toString();
     }

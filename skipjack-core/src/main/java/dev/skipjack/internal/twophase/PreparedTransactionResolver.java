@@ -45,9 +45,9 @@ public final class PreparedTransactionResolver implements Runnable {
     }
 
     /** Refuses to start two-phase kinds on a server that cannot prepare transactions. */
-    public static void requirePreparedTransactions(DataSource dataSource) throws SQLException {
+    public static void requirePreparedTransactions(DataSource dataSource, SqlStatements sql) throws SQLException {
         try (Connection c = dataSource.getConnection();
-             PreparedStatement ps = c.prepareStatement("SELECT current_setting('max_prepared_transactions')::int");
+             PreparedStatement ps = c.prepareStatement(sql.get("max_prepared_transactions"));
              ResultSet rs = ps.executeQuery()) {
             rs.next();
             if (rs.getInt(1) == 0) {
@@ -93,7 +93,7 @@ public final class PreparedTransactionResolver implements Runnable {
                 }
                 boolean happened = kind.externalEffectHappened(parts[0], (int) parts[1]);
                 try {
-                    TwoPhaseKind.finish(c, happened ? "COMMIT PREPARED" : "ROLLBACK PREPARED", gid);
+                    TwoPhaseKind.finish(c, sql, happened ? "commit_prepared" : "rollback_prepared", gid);
                     resolved++;
                     log.info("resolved orphaned prepared transaction {}: {}", gid,
                             happened ? "external effect happened, committed" : "no external effect, rolled back");

@@ -4,6 +4,7 @@ import dev.skipjack.Job;
 import dev.skipjack.Outcome;
 import dev.skipjack.TwoPhaseJobHandler;
 import dev.skipjack.TransactionalJobHandler;
+import dev.skipjack.internal.sql.SqlStatements;
 import dev.skipjack.internal.sql.TableNames;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -26,7 +27,7 @@ public final class TwoPhaseKind implements TransactionalJobHandler<Object> {
     private static final Pattern GID = Pattern.compile("skipjack:([a-z0-9_]+):([a-z0-9_]*):(\\d+):(\\d+)");
 
     private final TwoPhaseJobHandler<Object> handler;
-    private volatile TableNames names;
+    private volatile SqlStatements sql;
     /** The job the handler just prepared on this thread, for the external call that follows. */
     private final ThreadLocal<Job<Object>> prepared = new ThreadLocal<>();
 
@@ -35,8 +36,8 @@ public final class TwoPhaseKind implements TransactionalJobHandler<Object> {
     }
 
     /** Binds the kind to the schema and prefix its global ids name; called when a worker starts. */
-    public void bind(TableNames names) {
-        this.names = names;
+    public void bind(SqlStatements sql) {
+        this.sql = sql;
     }
 
     @Override
@@ -70,19 +71,19 @@ public final class TwoPhaseKind implements TransactionalJobHandler<Object> {
     public Exception commit(Connection c, long jobId, int attempt) throws SQLException {
         Job<Object> job = prepared.get();
         prepared.remove();
-        String gid = gid(names, jobId, attempt);
+        String gid = gid(sql.names(), jobId, attempt);
         try (Statement s = c.createStatement()) {
-            s.execute("PREPARE TRANSACTION '" + gid + "'"); // gid built from validated parts only
+            s.execute(sql.get("prepare_transaction", "gid", gid));
         }
         c.setAutoCommit(true); // COMMIT/ROLLBACK PREPARED cannot run in a transaction block
         try {
             handler.callExternal(job);
         } catch (Exception e) {
-            finish(c, "ROLLBACK PREPARED", gid);
+            finish(c, sql, "rollback_prepared", gid);
             return e;
         }
         try {
-            finish(c, "COMMIT PREPARED", gid);
+            finish(c, sql, "commit_prepared", gid);
         } catch (SQLException e) {
             // The external effect happened; the resolver will commit this once it is orphaned.
             log.warn("COMMIT PREPARED of job {} attempt {} failed; left to the resolver: {}", jobId, attempt, e.toString());
@@ -95,12 +96,12 @@ public final class TwoPhaseKind implements TransactionalJobHandler<Object> {
         return handler.externalEffectHappened(jobId, attempt);
     }
 
-    static void finish(Connection c, String command, String gid) throws SQLException {
+    static void finish(Connection c, SqlStatements sql, String statement, String gid) throws SQLException {
         if (parse(gid) == null) {
             throw new IllegalArgumentException("not a Skipjack global transaction id: " + gid);
         }
         try (Statement s = c.createStatement()) {
-            s.execute(command + " '" + gid + "'");
+            s.execute(sql.get(statement, "gid", gid));
         }
     }
 }

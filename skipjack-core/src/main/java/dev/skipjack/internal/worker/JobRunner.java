@@ -104,7 +104,7 @@ final class JobRunner {
             Savepoint beforeHandler = c.setSavepoint();
             KindOptions options = kindOptions(claimed);
             if (options.timeout() != null) {
-                try (PreparedStatement ps = c.prepareStatement("SELECT set_config('statement_timeout', ?, true)")) {
+                try (PreparedStatement ps = c.prepareStatement(ctx.sql().get("set_statement_timeout"))) {
                     ps.setString(1, Long.toString(Math.max(1, options.timeout().toMillis())));
                     ps.execute();
                 }

@@ -87,7 +87,7 @@ public final class WorkerRuntime {
         this.pruneTimer = Executors.newSingleThreadScheduledExecutor(WorkerThreads.daemonFactory("skipjack-pruner"));
         this.leaseWatchdog = Executors.newSingleThreadScheduledExecutor(
                 WorkerThreads.daemonFactory("skipjack-lease-watchdog"));
-        this.ctx = new WorkerContext(dataSource, workerId, timing.lease(), mapper, kinds,
+        this.ctx = new WorkerContext(dataSource, sql, workerId, timing.lease(), mapper, kinds,
                 new JobClaimer(sql, workerId, timing.lease()), writer, completer, tracker, translator, jobThreads, timeouts);
         // Kinds claimed only by their own path: transactional kinds by job threads in a transaction,
         // declared-only kinds by whichever service has their handler.
@@ -103,7 +103,7 @@ public final class WorkerRuntime {
         }
         for (RegisteredKind k : kinds.values()) {
             if (k.transactionalHandler() instanceof TwoPhaseKind twoPhase) {
-                twoPhase.bind(sql.names());
+                twoPhase.bind(sql);
             }
         }
         for (QueueSettings q : queues) {
@@ -114,7 +114,7 @@ public final class WorkerRuntime {
 
     /** Wakes fetchers on NOTIFY from inserts on {@code channel} (F-16); call before {@link #start()}. */
     public void listenForInserts(String channel) {
-        insertListener = new InsertListener(ctx.dataSource(), channel, this::wake, this::wakeAll);
+        insertListener = new InsertListener(ctx.dataSource(), sql, channel, this::wake, this::wakeAll);
         notifyChannel = channel;
     }
 
@@ -131,7 +131,7 @@ public final class WorkerRuntime {
     public void start() {
         if (PreparedTransactionResolver.anyTwoPhase(ctx.kinds())) {
             try {
-                PreparedTransactionResolver.requirePreparedTransactions(ctx.dataSource());
+                PreparedTransactionResolver.requirePreparedTransactions(ctx.dataSource(), sql);
             } catch (java.sql.SQLException e) {
                 throw new dev.skipjack.SkipjackException("could not read max_prepared_transactions: " + e.getMessage(), e);
             }

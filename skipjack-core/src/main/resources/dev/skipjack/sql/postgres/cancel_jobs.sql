@@ -12,7 +12,7 @@ WITH target AS (
 )
 UPDATE {{jobs}} AS j
 SET state       = 'cancelled',
-    finished_at = now(),
+    finished_at = {{now}},
     lease_until = NULL
 FROM target
 WHERE j.id = target.id

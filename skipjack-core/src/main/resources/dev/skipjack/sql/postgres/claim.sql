@@ -20,9 +20,9 @@ WITH next AS (
 UPDATE {{jobs}} AS j
 SET state        = 'running',
     attempt      = j.attempt + 1,
-    attempted_at = now(),
+    attempted_at = {{now}},
     claimed_by   = ?,
-    lease_until  = now() + ? * interval '1 millisecond'
+    lease_until  = {{now}} + ? * interval '1 millisecond'
 FROM next
 WHERE j.id = next.id
 RETURNING j.id, j.queue, j.kind, j.args::text, j.priority, j.attempt, j.max_attempts,

@@ -17,7 +17,7 @@
 -- Parameters: ids (ascending), attempts, the same ids again.
 UPDATE {{jobs}} AS j
 SET state       = 'completed',
-    finished_at = statement_timestamp(),
+    finished_at = {{statement_now}},
     lease_until = NULL
 FROM unnest(?::bigint[], ?::int[]) AS c(id, attempt)
 WHERE j.id = ANY (?::bigint[])

@@ -18,7 +18,7 @@ WITH mine AS (
       AND j.claimed_by = ?
 )
 UPDATE {{jobs}} AS j
-SET lease_until = now() + ? * interval '1 millisecond'
+SET lease_until = {{now}} + ? * interval '1 millisecond'
 FROM mine
 WHERE j.id = mine.id
 RETURNING j.id, j.attempt

@@ -7,5 +7,5 @@ SELECT gid
 FROM pg_prepared_xacts
 WHERE database = current_database()
   AND starts_with(gid, ?)
-  AND prepared < now() - ? * interval '1 millisecond'
+  AND prepared < {{now}} - ? * interval '1 millisecond'
 ORDER BY prepared

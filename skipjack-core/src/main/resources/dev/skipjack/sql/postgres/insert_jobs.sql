@@ -11,13 +11,13 @@ SELECT t.queue,
        t.priority,
        t.max_attempts,
        t.due,
-       CASE WHEN t.due > statement_timestamp() THEN 'scheduled' ELSE 'available' END
+       CASE WHEN t.due > {{statement_now}} THEN 'scheduled' ELSE 'available' END
 FROM (
     SELECT u.queue, u.kind, u.args, u.priority, u.max_attempts, u.ord,
            CASE
                WHEN u.run_at_ms IS NOT NULL THEN to_timestamp(u.run_at_ms / 1000.0)
-               WHEN u.delay_ms IS NOT NULL THEN statement_timestamp() + u.delay_ms * interval '1 millisecond'
-               ELSE statement_timestamp()
+               WHEN u.delay_ms IS NOT NULL THEN {{statement_now}} + u.delay_ms * interval '1 millisecond'
+               ELSE {{statement_now}}
            END AS due
     FROM unnest(?::text[], ?::text[], ?::text[], ?::smallint[], ?::int[], ?::bigint[], ?::bigint[])
          WITH ORDINALITY AS u(queue, kind, args, priority, max_attempts, run_at_ms, delay_ms, ord)

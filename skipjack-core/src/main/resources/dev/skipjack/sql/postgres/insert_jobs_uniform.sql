@@ -4,7 +4,7 @@
 -- run_at is the statement's time, as in insert_jobs.sql.
 -- Parameters: queue, kind, priority, max attempts, args (JSON text).
 INSERT INTO {{jobs}} (queue, kind, args, priority, max_attempts, run_at, state)
-SELECT ?::text, ?::text, a.args::jsonb, ?::smallint, ?::int, statement_timestamp(), 'available'
+SELECT ?::text, ?::text, a.args::jsonb, ?::smallint, ?::int, {{statement_now}}, 'available'
 FROM unnest(?::text[]) WITH ORDINALITY AS a(args, ord)
 ORDER BY a.ord
 RETURNING id

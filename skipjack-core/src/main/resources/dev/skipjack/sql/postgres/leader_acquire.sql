@@ -4,8 +4,8 @@
 -- Index: primary key (name).
 -- Parameters: role, holder (worker id), lease in milliseconds.
 INSERT INTO {{schema}}."{{prefix}}leader" AS l (name, holder, lease_until)
-VALUES (?, ?, now() + ? * interval '1 millisecond')
+VALUES (?, ?, {{now}} + ? * interval '1 millisecond')
 ON CONFLICT (name) DO UPDATE
     SET holder = EXCLUDED.holder, lease_until = EXCLUDED.lease_until
-    WHERE l.holder = EXCLUDED.holder OR l.lease_until < now()
+    WHERE l.holder = EXCLUDED.holder OR l.lease_until < {{now}}
 RETURNING l.holder

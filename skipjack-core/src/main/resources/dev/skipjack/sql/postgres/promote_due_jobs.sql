@@ -6,7 +6,7 @@ WITH due AS (
     SELECT id
     FROM {{jobs}}
     WHERE state IN ('scheduled', 'retryable')
-      AND run_at <= now()
+      AND run_at <= {{now}}
     ORDER BY run_at
     LIMIT ?
     FOR UPDATE SKIP LOCKED

@@ -16,7 +16,7 @@ WHERE id = ANY (ARRAY(
         FROM {{jobs}}
         WHERE state IN ('completed', 'discarded', 'cancelled')
           AND state = ?
-          AND finished_at < now() - ? * interval '1 millisecond'
+          AND finished_at < {{now}} - ? * interval '1 millisecond'
         ORDER BY finished_at
         LIMIT ?
         FOR UPDATE SKIP LOCKED))

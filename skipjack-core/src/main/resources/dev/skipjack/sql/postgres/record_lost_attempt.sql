@@ -11,11 +11,11 @@ UPDATE {{jobs}} AS j
 SET attempt      = o.attempt,
     state        = o.state,
     run_at       = CASE WHEN o.delay_ms IS NULL THEN j.run_at
-                        ELSE statement_timestamp() + o.delay_ms * interval '1 millisecond' END,
-    finished_at  = CASE WHEN o.state IN ('completed', 'discarded', 'cancelled') THEN statement_timestamp() END,
-    attempted_at = statement_timestamp(),
+                        ELSE {{statement_now}} + o.delay_ms * interval '1 millisecond' END,
+    finished_at  = CASE WHEN o.state IN ('completed', 'discarded', 'cancelled') THEN {{statement_now}} END,
+    attempted_at = {{statement_now}},
     claimed_by   = o.worker,
-    errors       = j.errors || jsonb_build_array(o.error::jsonb || jsonb_build_object('at', statement_timestamp()))
+    errors       = j.errors || jsonb_build_array(o.error::jsonb || jsonb_build_object('at', {{statement_now}}))
 FROM (VALUES (?::bigint, ?::int, ?::text, ?::bigint, ?::text, ?::text)) AS o(id, attempt, state, delay_ms, worker, error)
 WHERE j.id = o.id
   AND j.attempt = o.attempt - 1

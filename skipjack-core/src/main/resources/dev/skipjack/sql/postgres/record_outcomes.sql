@@ -22,11 +22,11 @@ WITH locked AS (
 UPDATE {{jobs}} AS j
 SET state        = locked.state,
     run_at       = CASE WHEN locked.delay_ms IS NULL THEN j.run_at
-                        ELSE statement_timestamp() + locked.delay_ms * interval '1 millisecond' END,
-    finished_at  = CASE WHEN locked.state IN ('completed', 'discarded', 'cancelled') THEN statement_timestamp() END,
+                        ELSE {{statement_now}} + locked.delay_ms * interval '1 millisecond' END,
+    finished_at  = CASE WHEN locked.state IN ('completed', 'discarded', 'cancelled') THEN {{statement_now}} END,
     max_attempts = j.max_attempts + locked.extra_attempts,
     lease_until  = NULL,
     errors       = CASE WHEN locked.error IS NULL THEN j.errors
-                        ELSE j.errors || jsonb_build_array(locked.error::jsonb || jsonb_build_object('at', statement_timestamp())) END
+                        ELSE j.errors || jsonb_build_array(locked.error::jsonb || jsonb_build_object('at', {{statement_now}})) END
 FROM locked
 WHERE j.id = locked.id

@@ -9,17 +9,17 @@ WITH expired AS (
     SELECT id
     FROM {{jobs}}
     WHERE state = 'running'
-      AND lease_until < now()
+      AND lease_until < {{now}}
     ORDER BY lease_until
     LIMIT ?
     FOR UPDATE SKIP LOCKED
 )
 UPDATE {{jobs}} AS j
 SET state       = CASE WHEN j.attempt >= j.max_attempts THEN 'discarded' ELSE 'available' END,
-    finished_at = CASE WHEN j.attempt >= j.max_attempts THEN now() END,
+    finished_at = CASE WHEN j.attempt >= j.max_attempts THEN {{now}} END,
     lease_until = NULL,
     errors      = j.errors || jsonb_build_array(jsonb_build_object(
-                      'at', now(),
+                      'at', {{now}},
                       'attempt', j.attempt,
                       'class', 'LeaseExpired',
                       'message', 'lease expired: worker ' || coalesce(j.claimed_by, '?') || ' stopped extending it',
@@ -27,5 +27,5 @@ SET state       = CASE WHEN j.attempt >= j.max_attempts THEN 'discarded' ELSE 'a
 FROM expired
 WHERE j.id = expired.id
   AND j.state = 'running'
-  AND j.lease_until < now()
+  AND j.lease_until < {{now}}
 RETURNING j.id

@@ -3,5 +3,5 @@
 -- Parameters: queue name.
 UPDATE {{queues}}
 SET paused_at  = NULL,
-    updated_at = now()
+    updated_at = {{now}}
 WHERE name = ?

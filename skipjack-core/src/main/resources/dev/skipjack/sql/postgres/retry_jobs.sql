@@ -11,7 +11,7 @@ WITH target AS (
 )
 UPDATE {{jobs}} AS j
 SET state        = 'available',
-    run_at       = now(),
+    run_at       = {{now}},
     finished_at  = NULL,
     max_attempts = greatest(j.max_attempts, j.attempt + 1)
 FROM target

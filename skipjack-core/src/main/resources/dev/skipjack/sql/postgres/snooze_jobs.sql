@@ -10,7 +10,7 @@ WITH target AS (
 )
 UPDATE {{jobs}} AS j
 SET state  = 'scheduled',
-    run_at = now() + ?::bigint * interval '1 millisecond'
+    run_at = {{now}} + ?::bigint * interval '1 millisecond'
 FROM target
 WHERE j.id = target.id
 RETURNING j.id, j.queue

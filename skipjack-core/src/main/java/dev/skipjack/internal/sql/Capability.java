@@ -1,0 +1,23 @@
+package dev.skipjack.internal.sql;
+
+/**
+ * What a database can do that Skipjack's statements rely on. Callers ask the {@link Dialect}
+ * instead of assuming PostgreSQL, so a backend without a capability gets another path (or a clear
+ * refusal) in one place.
+ */
+public enum Capability {
+    /** {@code UPDATE ... RETURNING}: claim and mark in one statement. */
+    RETURNING,
+    /** {@code FOR UPDATE SKIP LOCKED}: concurrent claimers never wait on each other's rows. */
+    SKIP_LOCKED,
+    /** Array parameters ({@code ?::bigint[]}, {@code unnest}): a whole batch in one statement. */
+    ARRAY_PARAMETERS,
+    /** {@code LISTEN}/{@code NOTIFY}: enqueues wake idle workers of other processes. */
+    LISTEN_NOTIFY,
+    /** {@code PREPARE TRANSACTION}/{@code COMMIT PREPARED}: the two-phase execution mode. */
+    TWO_PHASE_COMMIT,
+    /** Transaction-scoped advisory locks: migrations from many nodes at once. */
+    ADVISORY_LOCKS,
+    /** {@code SET LOCAL statement_timeout}: a transactional handler's timeout enforced by the server. */
+    STATEMENT_TIMEOUT
+}

@@ -1,0 +1,2 @@
+-- Ends the subscription before the connection goes back to the pool.
+UNLISTEN "{{channel}}"
