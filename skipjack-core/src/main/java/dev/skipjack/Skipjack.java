@@ -8,6 +8,7 @@ import dev.skipjack.internal.enqueue.ArgsEncoder;
 import dev.skipjack.internal.enqueue.InsertRow;
 import dev.skipjack.internal.enqueue.JobInserter;
 import dev.skipjack.internal.query.JobInfoReader;
+import dev.skipjack.internal.node.StartedNode;
 import dev.skipjack.internal.notify.InsertNotifications;
 import dev.skipjack.internal.schema.Migrator;
 import dev.skipjack.internal.sql.Dialect;
@@ -91,13 +92,15 @@ public final class Skipjack implements AutoCloseable {
     private final List<QueueOptions> queues;
     private final String workerId;
     private final WorkerRuntime.Timing timing;
+    private final Duration rescueInterval;
+    private final Duration promoteInterval;
     private final Duration shutdownTimeout;
     private final int maxArgsBytes;
     private final JobInserter inserter;
     private final boolean listenNotify;
     private final Duration pruneInterval;
     private final Map<JobState, Duration> retention;
-    private WorkerRuntime runtime;
+    private StartedNode runtime;
 
     private Skipjack(Builder b) {
         this.dataSource = b.dataSource;
@@ -109,7 +112,9 @@ public final class Skipjack implements AutoCloseable {
         this.queues = List.copyOf(b.queues.values());
         this.workerId = b.workerId != null ? b.workerId : defaultWorkerId();
         Duration heartbeat = b.lease.dividedBy(3);
-        this.timing = new WorkerRuntime.Timing(b.lease, heartbeat, b.pollInterval, b.rescueInterval, b.promoteInterval);
+        this.timing = new WorkerRuntime.Timing(b.lease, heartbeat, b.pollInterval);
+        this.rescueInterval = b.rescueInterval;
+        this.promoteInterval = b.promoteInterval;
         this.shutdownTimeout = b.shutdownTimeout;
         this.maxArgsBytes = b.maxArgsBytes;
         this.listenNotify = b.listenNotify;
@@ -241,9 +246,9 @@ public final class Skipjack implements AutoCloseable {
     }
 
     private void wakeLocalFetchers(List<InsertRow> rows) {
-        WorkerRuntime rt = runtime;
-        if (rt != null) {
-            rt.wake(rows.stream().map(InsertRow::queue).collect(Collectors.toSet()));
+        StartedNode node = runtime;
+        if (node != null) {
+            node.wake(rows.stream().map(InsertRow::queue).collect(Collectors.toSet()));
         }
     }
 
@@ -259,13 +264,9 @@ public final class Skipjack implements AutoCloseable {
         }
         List<WorkerRuntime.QueueSettings> settings = queues.stream()
                 .map(q -> new WorkerRuntime.QueueSettings(q.name(), q.concurrency(), q.maxBatch())).toList();
-        WorkerRuntime started = new WorkerRuntime(dataSource, sql, workerId, mapper, kinds, settings, timing);
-        if (listenNotify) {
-            started.listenForInserts(InsertNotifications.channel(names)); // started by start()
-        }
-        started.pruneFinishedJobs(pruneInterval, retention);
-        started.start(); // may refuse (two-phase kinds without max_prepared_transactions): then not started
-        runtime = started;
+        runtime = StartedNode.start(new StartedNode.Settings(dataSource, sql, workerId, mapper, kinds, settings, timing,
+                rescueInterval, promoteInterval, pruneInterval, retention,
+                listenNotify ? InsertNotifications.channel(names) : null));
     }
 
     /** Graceful stop (F-18) with the configured shutdown timeout. */
@@ -292,9 +293,9 @@ public final class Skipjack implements AutoCloseable {
     /** Operator actions and queries on this client's tables: find, count, retry, cancel, pause (F-25). */
     public SkipjackAdmin admin() {
         return new SkipjackAdmin(dataSource, sql, new JobInfoReader(mapper), queues -> {
-            WorkerRuntime rt = runtime;
-            if (rt != null) {
-                rt.wake(queues);
+            StartedNode node = runtime;
+            if (node != null) {
+                node.wake(queues);
             }
         });
     }

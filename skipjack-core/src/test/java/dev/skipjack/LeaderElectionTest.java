@@ -1,6 +1,6 @@
 package dev.skipjack;
 
-import dev.skipjack.internal.leader.LeaderElector;
+import dev.skipjack.internal.maintenance.LeaderElector;
 import dev.skipjack.internal.sql.Dialect;
 import dev.skipjack.internal.sql.SqlStatements;
 import dev.skipjack.internal.sql.TableNames;

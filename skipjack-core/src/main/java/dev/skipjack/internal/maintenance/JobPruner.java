@@ -23,7 +23,7 @@ import javax.sql.DataSource;
  * Scheduled on the maintenance leader only; running it on two nodes at once would only duplicate
  * work (SKIP LOCKED splits the rows).
  */
-public final class JobPruner implements Runnable {
+public final class JobPruner implements MaintenanceTask {
 
     private static final Logger log = LoggerFactory.getLogger(JobPruner.class);
     /** Rows per DELETE: short locks and little WAL per statement. */
@@ -35,13 +35,15 @@ public final class JobPruner implements Runnable {
     private final SqlStatements sql;
     private final Map<JobState, Duration> keepFor;
     private final BooleanSupplier mayContinue;
+    private final Duration interval;
 
     /**
      * @param keepFor     retention of each terminal state to prune; states absent are kept forever
      * @param mayContinue asked before every batch; false ends the round early (leadership lost, stopping)
      */
     public JobPruner(DataSource dataSource, SqlStatements sql, Map<JobState, Duration> keepFor,
-                     BooleanSupplier mayContinue) {
+                     BooleanSupplier mayContinue, Duration interval) {
+        this.interval = interval;
         this.dataSource = dataSource;
         this.sql = sql;
         this.keepFor = new EnumMap<>(JobState.class);
@@ -60,13 +62,29 @@ public final class JobPruner implements Runnable {
     }
 
     @Override
-    public void run() {
-        try {
-            pruneRound();
-        } catch (Throwable t) {
-            // Never let the scheduled task die: a failed round is simply retried at the next one.
-            log.warn("pruning finished jobs failed: {}", t.toString());
-        }
+    public String name() {
+        return "retention";
+    }
+
+    @Override
+    public Scope scope() {
+        return Scope.LEADER;
+    }
+
+    @Override
+    public Duration interval() {
+        return interval;
+    }
+
+    /** One interval after start: by then the first election has settled. */
+    @Override
+    public Duration firstDelay() {
+        return interval;
+    }
+
+    @Override
+    public void runRound() throws Exception {
+        pruneRound();
     }
 
     /** One round over every pruned state; returns how many jobs it deleted. */

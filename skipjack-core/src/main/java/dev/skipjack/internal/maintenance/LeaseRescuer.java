@@ -4,14 +4,16 @@ import dev.skipjack.internal.sql.SqlStatements;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.time.Duration;
 import javax.sql.DataSource;
 
 /**
- * Returns jobs whose lease expired to the queue (F-3). Runs on every node; concurrent rescuers
+ * Returns jobs whose lease expired to the queue (F-3). Runs on the maintenance leader only; should
+ * two nodes ever both run it (a leadership hand-over), concurrent rescuers
  * split the work with SKIP LOCKED and the statement re-checks each row, so running it twice, or
  * racing a completion, is harmless.
  */
-public final class LeaseRescuer implements Runnable {
+public final class LeaseRescuer implements MaintenanceTask {
 
     private static final Logger log = LoggerFactory.getLogger(LeaseRescuer.class);
     static final int BATCH = 1_000;
@@ -19,18 +21,32 @@ public final class LeaseRescuer implements Runnable {
     private final DataSource dataSource;
     private final SqlStatements sql;
 
-    public LeaseRescuer(DataSource dataSource, SqlStatements sql) {
+    private final Duration interval;
+
+    public LeaseRescuer(DataSource dataSource, SqlStatements sql, Duration interval) {
         this.dataSource = dataSource;
         this.sql = sql;
+        this.interval = interval;
     }
 
     @Override
-    public void run() {
-        try {
-            rescueAll();
-        } catch (Throwable t) {
-            log.warn("lease rescue failed: {}", t.toString());
-        }
+    public String name() {
+        return "lease rescue";
+    }
+
+    @Override
+    public Scope scope() {
+        return Scope.LEADER;
+    }
+
+    @Override
+    public Duration interval() {
+        return interval;
+    }
+
+    @Override
+    public void runRound() throws Exception {
+        rescueAll();
     }
 
     /** Rescues every expired lease now; returns how many jobs came back. */

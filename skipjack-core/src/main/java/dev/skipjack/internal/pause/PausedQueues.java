@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.HashSet;
 import java.util.Set;
 import java.util.function.Consumer;
+import dev.skipjack.internal.maintenance.MaintenanceTask;
 import javax.sql.DataSource;
 
 /**
@@ -18,7 +19,7 @@ import javax.sql.DataSource;
  * a timer, so a pause made anywhere reaches every node within {@link #REFRESH_INTERVAL} plus one
  * claim; fetchers ask {@link #isPaused} before each claim, which costs no database round trip.
  */
-public final class PausedQueues implements Runnable {
+public final class PausedQueues implements MaintenanceTask {
 
     /** How often every node reads the paused queue names. */
     public static final Duration REFRESH_INTERVAL = Duration.ofMillis(500);
@@ -42,9 +43,29 @@ public final class PausedQueues implements Runnable {
         return paused.contains(queue);
     }
 
-    /** Reads the paused names; on failure keeps the last known ones and logs once. */
     @Override
-    public void run() {
+    public String name() {
+        return "pause refresh";
+    }
+
+    @Override
+    public Scope scope() {
+        return Scope.EVERY_NODE;
+    }
+
+    @Override
+    public Duration interval() {
+        return REFRESH_INTERVAL;
+    }
+
+    /** Fetchers ask before each claim; they must not see a stale set longer than one interval. */
+    @Override
+    public void runRound() {
+        refresh();
+    }
+
+    /** Reads the paused names; on failure keeps the last known ones and logs once. */
+    public void refresh() {
         Set<String> now = new HashSet<>();
         try (Connection c = dataSource.getConnection();
              PreparedStatement ps = c.prepareStatement(sql.get("paused_queues"));

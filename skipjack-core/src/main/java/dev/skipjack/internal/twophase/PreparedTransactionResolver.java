@@ -1,5 +1,6 @@
 package dev.skipjack.internal.twophase;
 
+import dev.skipjack.internal.maintenance.MaintenanceTask;
 import dev.skipjack.internal.sql.SqlStatements;
 import dev.skipjack.internal.sql.Transactions;
 import dev.skipjack.internal.worker.RegisteredKind;
@@ -22,7 +23,7 @@ import javax.sql.DataSource;
  * {@code externalEffectHappened} decides: commit the prepared work, or roll it back so the job runs
  * again. Safe on several nodes: a transaction another resolver finished is simply gone.
  */
-public final class PreparedTransactionResolver implements Runnable {
+public final class PreparedTransactionResolver implements MaintenanceTask {
 
     private static final Logger log = LoggerFactory.getLogger(PreparedTransactionResolver.class);
 
@@ -31,8 +32,11 @@ public final class PreparedTransactionResolver implements Runnable {
     private final Map<String, RegisteredKind> kinds;
     private final Duration orphanAge;
 
+    private final Duration interval;
+
     public PreparedTransactionResolver(DataSource dataSource, SqlStatements sql, Map<String, RegisteredKind> kinds,
-                                       Duration orphanAge) {
+                                       Duration orphanAge, Duration interval) {
+        this.interval = interval;
         this.dataSource = dataSource;
         this.sql = sql;
         this.kinds = kinds;
@@ -59,12 +63,24 @@ public final class PreparedTransactionResolver implements Runnable {
     }
 
     @Override
-    public void run() {
-        try {
-            resolveAll();
-        } catch (Throwable t) {
-            log.warn("resolving prepared transactions failed: {}", t.toString());
-        }
+    public String name() {
+        return "prepared transaction resolver";
+    }
+
+    @Override
+    public Scope scope() {
+        return Scope.LEADER;
+    }
+
+    /** As often as the rescuer: an orphan is at least a lease old before it is resolved anyway. */
+    @Override
+    public Duration interval() {
+        return interval;
+    }
+
+    @Override
+    public void runRound() throws Exception {
+        resolveAll();
     }
 
     /** Resolves every orphan now; returns how many were committed or rolled back. */

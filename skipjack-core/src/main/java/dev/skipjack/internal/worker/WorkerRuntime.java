@@ -4,15 +4,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.skipjack.internal.claim.JobClaimer;
 import dev.skipjack.internal.complete.BatchCompleter;
 import dev.skipjack.internal.complete.CompletionWriter;
-import dev.skipjack.internal.leader.LeaderElector;
-import dev.skipjack.JobState;
-import dev.skipjack.internal.maintenance.DueJobPromoter;
-import dev.skipjack.internal.maintenance.JobPruner;
-import dev.skipjack.internal.maintenance.LeaseRescuer;
 import dev.skipjack.internal.pause.PausedQueues;
-import dev.skipjack.internal.notify.InsertListener;
 import dev.skipjack.internal.sql.SqlStatements;
-import dev.skipjack.internal.twophase.PreparedTransactionResolver;
 import dev.skipjack.internal.twophase.TwoPhaseKind;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -31,7 +24,11 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
 
-/** Everything a started client runs: fetchers, job threads, completer, heartbeat and maintenance. */
+/**
+ * Runs jobs: one fetcher per queue, the job threads, the batch completer, the lease heartbeat and
+ * its watchdog. Periodic maintenance (election, rescue, retention, promotion, pause refresh) is the
+ * {@code MaintenanceService}'s; wake-ups come from outside through {@link #wake}.
+ */
 public final class WorkerRuntime {
 
     private static final Logger log = LoggerFactory.getLogger(WorkerRuntime.class);
@@ -44,8 +41,7 @@ public final class WorkerRuntime {
     }
 
     /** The intervals that drive the runtime. */
-    public record Timing(Duration lease, Duration heartbeatInterval, Duration pollInterval, Duration rescueInterval,
-                         Duration promoteInterval) {
+    public record Timing(Duration lease, Duration heartbeatInterval, Duration pollInterval) {
     }
 
     private final WorkerContext ctx;
@@ -53,22 +49,13 @@ public final class WorkerRuntime {
     private final Map<String, QueueFetcher> fetchers = new LinkedHashMap<>();
     private final Timing timing;
     private final ScheduledExecutorService heartbeatTimer;
-    private final ScheduledExecutorService maintenanceTimer;
-    private final PausedQueues pausedQueues;
-    private InsertListener insertListener;
-    /** The channel inserts and promotions are announced on, or null when notifications are off. */
-    private String notifyChannel;
-    private JobPruner pruner;
-    private Duration pruneInterval;
-    /** Its own thread: a long pruning round must not delay the rescuer and the promoter. */
-    private final ScheduledExecutorService pruneTimer;
     private final ScheduledExecutorService leaseWatchdog;
-    private final LeaderElector leader;
     /** How often the lease watchdog looks for executions whose lease this worker can no longer extend. */
     static final Duration LEASE_WATCHDOG_INTERVAL = Duration.ofMillis(50);
 
     public WorkerRuntime(DataSource dataSource, SqlStatements sql, String workerId, ObjectMapper mapper,
-                         Map<String, RegisteredKind> kinds, List<QueueSettings> queues, Timing timing) {
+                         Map<String, RegisteredKind> kinds, List<QueueSettings> queues, Timing timing,
+                         PausedQueues pausedQueues) {
         this.sql = sql;
         this.timing = timing;
         ExecutionTracker tracker = new ExecutionTracker();
@@ -80,18 +67,12 @@ public final class WorkerRuntime {
         ScheduledExecutorService timeouts = Executors.newSingleThreadScheduledExecutor(
                 WorkerThreads.daemonFactory("skipjack-timeouts"));
         this.heartbeatTimer = Executors.newSingleThreadScheduledExecutor(WorkerThreads.daemonFactory("skipjack-heartbeat"));
-        this.maintenanceTimer = Executors.newSingleThreadScheduledExecutor(
-                WorkerThreads.daemonFactory("skipjack-maintenance"));
-        // A term of two maintenance rounds: renewed every round, so one missed round keeps it.
-        this.leader = new LeaderElector(dataSource, sql, workerId, timing.rescueInterval().multipliedBy(2));
-        this.pruneTimer = Executors.newSingleThreadScheduledExecutor(WorkerThreads.daemonFactory("skipjack-pruner"));
         this.leaseWatchdog = Executors.newSingleThreadScheduledExecutor(
                 WorkerThreads.daemonFactory("skipjack-lease-watchdog"));
         this.ctx = new WorkerContext(dataSource, sql, workerId, timing.lease(), mapper, kinds,
                 new JobClaimer(sql, workerId, timing.lease()), writer, completer, tracker, translator, jobThreads, timeouts);
         // Kinds claimed only by their own path: transactional kinds by job threads in a transaction,
         // declared-only kinds by whichever service has their handler.
-        this.pausedQueues = new PausedQueues(dataSource, sql, this::wake);
         Set<String> transactionalKinds = new TreeSet<>();
         Set<String> kindsRunElsewhere = new TreeSet<>();
         for (RegisteredKind k : kinds.values()) {
@@ -112,42 +93,9 @@ public final class WorkerRuntime {
         }
     }
 
-    /** Wakes fetchers on NOTIFY from inserts on {@code channel} (F-16); call before {@link #start()}. */
-    public void listenForInserts(String channel) {
-        insertListener = new InsertListener(ctx.dataSource(), sql, channel, this::wake, this::wakeAll);
-        notifyChannel = channel;
-    }
-
-    /**
-     * Deletes terminal jobs older than {@code keepFor} of their state every {@code interval} while
-     * this node leads maintenance (F-19); call before {@link #start()}. States absent are kept.
-     */
-    public void pruneFinishedJobs(Duration interval, Map<JobState, Duration> keepFor) {
-        this.pruner = new JobPruner(ctx.dataSource(), sql, keepFor,
-                () -> leader.isLeader() && !pruneTimer.isShutdown());
-        this.pruneInterval = interval;
-    }
-
     public void start() {
-        if (PreparedTransactionResolver.anyTwoPhase(ctx.kinds())) {
-            try {
-                PreparedTransactionResolver.requirePreparedTransactions(ctx.dataSource(), sql);
-            } catch (java.sql.SQLException e) {
-                throw new dev.skipjack.SkipjackException("could not read max_prepared_transactions: " + e.getMessage(), e);
-            }
-            maintenanceTimer.scheduleWithFixedDelay(leader.whenLeader(new PreparedTransactionResolver(ctx.dataSource(),
-                    sql, ctx.kinds(), timing.lease())), timing.rescueInterval().toMillis(), timing.rescueInterval().toMillis(),
-                    TimeUnit.MILLISECONDS);
-        }
         ctx.completer().start();
-        // Read pauses before the first claim, so a paused queue is never claimed from at start-up.
-        pausedQueues.run();
-        // Fetchers first: on a small machine the maintenance tasks below, which run at once and each
-        // make a round trip, held back the first claim by 5-10 ms. Nothing here needs them first:
-        // the heartbeat's first round is one interval away, and the promoter wakes the fetchers.
         fetchers.values().forEach(QueueFetcher::start);
-        maintenanceTimer.scheduleWithFixedDelay(pausedQueues, PausedQueues.REFRESH_INTERVAL.toMillis(),
-                PausedQueues.REFRESH_INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
         LeaseHeartbeat heartbeat = new LeaseHeartbeat(ctx, sql);
         heartbeatTimer.scheduleWithFixedDelay(heartbeat, timing.heartbeatInterval().toMillis(),
                 timing.heartbeatInterval().toMillis(), TimeUnit.MILLISECONDS);
@@ -155,25 +103,6 @@ public final class WorkerRuntime {
         // jobs whose lease has run out (found by NetworkFaultTest).
         leaseWatchdog.scheduleWithFixedDelay(heartbeat::abandonUnextendable, LEASE_WATCHDOG_INTERVAL.toMillis(),
                 LEASE_WATCHDOG_INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
-        // Leader-only maintenance. Election and rescue in one task, so a node that takes over from
-        // a dead leader rescues in the same round instead of one round later.
-        LeaseRescuer rescuer = new LeaseRescuer(ctx.dataSource(), sql);
-        maintenanceTimer.scheduleWithFixedDelay(() -> {
-            leader.run();
-            if (leader.isLeader()) {
-                rescuer.run();
-            }
-        }, 0, timing.rescueInterval().toMillis(), TimeUnit.MILLISECONDS);
-        if (pruner != null && pruner.hasWork()) {
-            // First round after one interval: by then the election (run at once above) has settled.
-            pruneTimer.scheduleWithFixedDelay(leader.whenLeader(pruner), pruneInterval.toMillis(),
-                    pruneInterval.toMillis(), TimeUnit.MILLISECONDS);
-        }
-        maintenanceTimer.scheduleWithFixedDelay(new DueJobPromoter(ctx.dataSource(), sql, this::wake, notifyChannel), 0,
-                timing.promoteInterval().toMillis(), TimeUnit.MILLISECONDS);
-        if (insertListener != null) {
-            insertListener.start();
-        }
         log.info("Skipjack worker {} started: queues {}, {} threads", ctx.workerId(), fetchers.keySet(),
                 WorkerThreads.virtualThreadsAvailable() ? "virtual" : "platform");
     }
@@ -204,12 +133,6 @@ public final class WorkerRuntime {
      */
     public void stop(Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();
-        maintenanceTimer.shutdownNow();
-        pruneTimer.shutdownNow();
-        if (insertListener != null) {
-            insertListener.stop();
-        }
-        leader.release();
         fetchers.values().forEach(QueueFetcher::requestStop);
         boolean idle = true;
         try {

@@ -1,4 +1,4 @@
-package dev.skipjack.internal.leader;
+package dev.skipjack.internal.maintenance;
 
 import dev.skipjack.internal.sql.SqlStatements;
 import dev.skipjack.internal.sql.Transactions;
@@ -20,7 +20,7 @@ import javax.sql.DataSource;
  * never both believe they lead. The maintenance it guards is safe to run twice anyway; leadership
  * only saves the duplicate work.
  */
-public final class LeaderElector implements Runnable {
+public final class LeaderElector implements MaintenanceTask {
 
     private static final Logger log = LoggerFactory.getLogger(LeaderElector.class);
     public static final String MAINTENANCE = "maintenance";
@@ -31,6 +31,7 @@ public final class LeaderElector implements Runnable {
     private final Duration term;
     private volatile long leaderUntilNanos = System.nanoTime();
     private volatile boolean wasLeader;
+    private volatile Runnable onElected = () -> { };
 
     /** @param term how long a leadership lasts without renewal; renew well within it */
     public LeaderElector(DataSource dataSource, SqlStatements sql, String holder, Duration term) {
@@ -41,12 +42,29 @@ public final class LeaderElector implements Runnable {
     }
 
     @Override
-    public void run() {
-        try {
-            tryAcquire();
-        } catch (Throwable t) {
-            log.warn("leader election failed: {}", t.toString());
-        }
+    public String name() {
+        return "leader election";
+    }
+
+    /** Every node takes part; the term is two rounds, so one missed round keeps the leadership. */
+    @Override
+    public Scope scope() {
+        return Scope.EVERY_NODE;
+    }
+
+    @Override
+    public Duration interval() {
+        return term.dividedBy(2);
+    }
+
+    @Override
+    public void runRound() throws Exception {
+        tryAcquire();
+    }
+
+    /** {@code action} runs on the election's thread each time this node becomes the leader. */
+    void onElected(Runnable action) {
+        this.onElected = action;
     }
 
     /** Takes or renews leadership if free or ours; returns whether this node leads now. */
@@ -70,21 +88,15 @@ public final class LeaderElector implements Runnable {
         if (leads != wasLeader) {
             log.info("worker {} {} maintenance leader", holder, leads ? "is now" : "is no longer");
             wasLeader = leads;
+            if (leads) {
+                onElected.run();
+            }
         }
         return leads;
     }
 
     public boolean isLeader() {
         return System.nanoTime() - leaderUntilNanos < 0;
-    }
-
-    /** Runs {@code task} only while this node leads. */
-    public Runnable whenLeader(Runnable task) {
-        return () -> {
-            if (isLeader()) {
-                task.run();
-            }
-        };
     }
 
     /** Gives leadership up, so another node takes over at its next try. */

@@ -1,0 +1,139 @@
+package dev.skipjack.internal.maintenance;
+
+import dev.skipjack.internal.maintenance.LeaderElector;
+import dev.skipjack.internal.worker.WorkerThreads;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The one owner of a node's periodic work: leader election, lease rescue, retention, due-job
+ * promotion, pause refresh, the two-phase resolver. One scheduler runs every task; one error policy
+ * applies to all of them: a failed round is logged (at WARN when a run of failures starts, then
+ * quietly), counted, and the task backs off exponentially up to {@link #MAX_BACKOFF} (the fetchers' own cap) before its
+ * next round, which runs on its normal interval again once a round succeeds. No task can die.
+ *
+ * <p>Leader-only tasks are skipped on nodes that do not lead. The election is a task like the
+ * others; when it makes this node the leader, the leader-only tasks run at once rather than one
+ * interval later, so a node taking over from a dead leader rescues its jobs in the same round.
+ */
+public final class MaintenanceService {
+
+    private static final Logger log = LoggerFactory.getLogger(MaintenanceService.class);
+
+    /** Longest pause after repeated failures of one task. */
+    static final Duration MAX_BACKOFF = Duration.ofSeconds(5);
+    /**
+     * Threads of the scheduler: a long retention round (up to 100 batches) must not hold back the
+     * rescuer and the promoter, which the other thread keeps running.
+     */
+    private static final int THREADS = 2;
+
+    private final LeaderElector leader;
+    private final List<MaintenanceTask> tasks;
+    private final Map<String, AtomicLong> failures = new ConcurrentHashMap<>();
+    /** Failed rounds in a row per task; absent once a round succeeds. */
+    private final Map<String, AtomicLong> streaks = new ConcurrentHashMap<>();
+    private final ScheduledExecutorService scheduler;
+    private volatile boolean stopped;
+
+    /** @param tasks every task but the election, which {@code leader} is */
+    public MaintenanceService(LeaderElector leader, List<MaintenanceTask> tasks) {
+        this.leader = leader;
+        List<MaintenanceTask> all = new ArrayList<>();
+        all.add(leader);
+        all.addAll(tasks);
+        this.tasks = List.copyOf(all);
+        ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(THREADS,
+                WorkerThreads.daemonFactory("skipjack-maintenance"));
+        executor.setRemoveOnCancelPolicy(true);
+        this.scheduler = executor;
+        leader.onElected(this::runLeaderTasksNow);
+    }
+
+    public void start() {
+        for (MaintenanceTask task : tasks) {
+            schedule(task, task.firstDelay(), false);
+        }
+    }
+
+    /** Stops every task (interrupting running rounds) and gives leadership up, so another node takes over at once. */
+    public void stop() {
+        stopped = true;
+        scheduler.shutdownNow();
+        leader.release();
+    }
+
+    /** Failed rounds of a task since this node started, for tests and diagnostics. */
+    public long failures(String taskName) {
+        AtomicLong n = failures.get(taskName);
+        return n == null ? 0 : n.get();
+    }
+
+    private void runLeaderTasksNow() {
+        for (MaintenanceTask task : tasks) {
+            if (task.scope() == MaintenanceTask.Scope.LEADER) {
+                schedule(task, Duration.ZERO, true);
+            }
+        }
+    }
+
+    /** A one-off round does not reschedule itself: the task's own chain keeps its rhythm. */
+    private void schedule(MaintenanceTask task, Duration delay, boolean oneOff) {
+        if (stopped) {
+            return;
+        }
+        try {
+            scheduler.schedule(() -> runRound(task, oneOff), delay.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            // Stopping: nothing more to schedule.
+        }
+    }
+
+    private void runRound(MaintenanceTask task, boolean oneOff) {
+        Duration next = task.interval();
+        if (task.scope() == MaintenanceTask.Scope.EVERY_NODE || leader.isLeader()) {
+            try {
+                task.runRound();
+                AtomicLong streak = streaks.remove(task.name());
+                if (streak != null) {
+                    log.info("{} works again after {} failed rounds", task.name(), streak.get());
+                }
+            } catch (Throwable t) {
+                if (stopped) {
+                    return;
+                }
+                failures.computeIfAbsent(task.name(), n -> new AtomicLong()).incrementAndGet();
+                long inRow = streaks.computeIfAbsent(task.name(), n -> new AtomicLong()).incrementAndGet();
+                next = backoff(task.interval(), inRow);
+                if (inRow == 1) {
+                    log.warn("{} failed, retrying with backoff: {}", task.name(), t.toString());
+                } else {
+                    log.debug("{} failed again ({} in a row), next try in {} ms: {}", task.name(), inRow,
+                            next.toMillis(), t.toString());
+                }
+            }
+        }
+        if (!oneOff) {
+            schedule(task, next, false);
+        }
+    }
+
+    /** The interval doubled per failure in a row, at most {@link #MAX_BACKOFF} (but never below the interval). */
+    static Duration backoff(Duration interval, long failuresInRow) {
+        Duration d = interval;
+        for (long i = 1; i < failuresInRow && d.compareTo(MAX_BACKOFF) < 0; i++) {
+            d = d.multipliedBy(2);
+        }
+        return d.compareTo(MAX_BACKOFF) > 0 ? (interval.compareTo(MAX_BACKOFF) > 0 ? interval : MAX_BACKOFF) : d;
+    }
+}

@@ -1,0 +1,111 @@
+package dev.skipjack.internal.node;
+
+import dev.skipjack.JobState;
+import dev.skipjack.SkipjackException;
+import dev.skipjack.internal.maintenance.DueJobPromoter;
+import dev.skipjack.internal.maintenance.JobPruner;
+import dev.skipjack.internal.maintenance.LeaderElector;
+import dev.skipjack.internal.maintenance.LeaseRescuer;
+import dev.skipjack.internal.maintenance.MaintenanceService;
+import dev.skipjack.internal.maintenance.MaintenanceTask;
+import dev.skipjack.internal.notify.InsertListener;
+import dev.skipjack.internal.pause.PausedQueues;
+import dev.skipjack.internal.sql.SqlStatements;
+import dev.skipjack.internal.twophase.PreparedTransactionResolver;
+import dev.skipjack.internal.worker.RegisteredKind;
+import dev.skipjack.internal.worker.WorkerRuntime;
+
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import javax.sql.DataSource;
+
+/**
+ * What a started client runs, wired once: the worker runtime (runs jobs), the maintenance service
+ * (periodic work) and the insert listener (wake-ups). Each part knows nothing of the others; this
+ * class only connects their wake-up callbacks and orders start and stop.
+ */
+public final class StartedNode {
+
+    /** Everything a node needs to start. */
+    public record Settings(DataSource dataSource, SqlStatements sql, String workerId,
+                           com.fasterxml.jackson.databind.ObjectMapper mapper, Map<String, RegisteredKind> kinds,
+                           List<WorkerRuntime.QueueSettings> queues, WorkerRuntime.Timing timing,
+                           Duration rescueInterval, Duration promoteInterval, Duration pruneInterval,
+                           Map<JobState, Duration> retention, String notifyChannel) {
+    }
+
+    private final WorkerRuntime workers;
+    private final PausedQueues pausedQueues;
+    private final MaintenanceService maintenance;
+    private final InsertListener listener;
+
+    private StartedNode(Settings s) {
+        this.pausedQueues = new PausedQueues(s.dataSource(), s.sql(), this::wake);
+        this.workers = new WorkerRuntime(s.dataSource(), s.sql(), s.workerId(), s.mapper(), s.kinds(), s.queues(),
+                s.timing(), pausedQueues);
+        // A term of two rescue rounds: renewed every round, so one missed round keeps it.
+        LeaderElector leader = new LeaderElector(s.dataSource(), s.sql(), s.workerId(), s.rescueInterval().multipliedBy(2));
+        List<MaintenanceTask> tasks = new ArrayList<>();
+        tasks.add(new LeaseRescuer(s.dataSource(), s.sql(), s.rescueInterval()));
+        tasks.add(new DueJobPromoter(s.dataSource(), s.sql(), s.promoteInterval(), this::wake, s.notifyChannel()));
+        tasks.add(pausedQueues);
+        if (!s.retention().isEmpty()) {
+            tasks.add(new JobPruner(s.dataSource(), s.sql(), s.retention(), leader::isLeader, s.pruneInterval()));
+        }
+        if (PreparedTransactionResolver.anyTwoPhase(s.kinds())) {
+            tasks.add(new PreparedTransactionResolver(s.dataSource(), s.sql(), s.kinds(), s.timing().lease(),
+                    s.rescueInterval()));
+        }
+        this.maintenance = new MaintenanceService(leader, tasks);
+        this.listener = s.notifyChannel() == null ? null
+                : new InsertListener(s.dataSource(), s.sql(), s.notifyChannel(), this::wake, workers::wakeAll);
+    }
+
+    /**
+     * Starts a node, or refuses before anything runs (two-phase kinds on a server that cannot
+     * prepare transactions): a refused start leaves nothing behind.
+     */
+    public static StartedNode start(Settings s) {
+        if (PreparedTransactionResolver.anyTwoPhase(s.kinds())) {
+            try {
+                PreparedTransactionResolver.requirePreparedTransactions(s.dataSource(), s.sql());
+            } catch (SQLException e) {
+                throw new SkipjackException("could not read max_prepared_transactions: " + e.getMessage(), e);
+            }
+        }
+        StartedNode node = new StartedNode(s);
+        // Read pauses before the first claim, so a paused queue is never claimed from at start-up.
+        node.pausedQueues.refresh();
+        // Fetchers first: on a small machine the maintenance rounds, which run at once and each make
+        // a round trip, held back the first claim by 5-10 ms. Nothing here needs them first.
+        node.workers.start();
+        node.maintenance.start();
+        if (node.listener != null) {
+            node.listener.start();
+        }
+        return node;
+    }
+
+    /** Wakes this node's fetchers of these queues: jobs were just made available. */
+    public void wake(Set<String> queues) {
+        workers.wake(queues);
+    }
+
+    /** Executions this node holds right now. */
+    public int inFlight() {
+        return workers.inFlight();
+    }
+
+    /** Maintenance first (and leadership given up), then wake-ups, then the jobs themselves (F-18). */
+    public void stop(Duration timeout) {
+        maintenance.stop();
+        if (listener != null) {
+            listener.stop();
+        }
+        workers.stop(timeout);
+    }
+}

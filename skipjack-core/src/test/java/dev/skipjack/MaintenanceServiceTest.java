@@ -1,0 +1,132 @@
+package dev.skipjack;
+
+import dev.skipjack.internal.maintenance.LeaderElector;
+import dev.skipjack.internal.maintenance.MaintenanceService;
+import dev.skipjack.internal.maintenance.MaintenanceTask;
+import dev.skipjack.internal.sql.Dialect;
+import dev.skipjack.internal.sql.SqlStatements;
+import dev.skipjack.internal.sql.TableNames;
+import dev.skipjack.testing.DatabaseTest;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The maintenance service owns every periodic task of a node with one error policy: a failing
+ * round, whatever it throws, is counted and backed off, and the task keeps running; leader-only
+ * tasks run on the elected node only, and at once when a node becomes leader.
+ */
+class MaintenanceServiceTest extends DatabaseTest {
+
+    private SqlStatements sql;
+    private final List<MaintenanceService> services = new ArrayList<>();
+
+    @BeforeEach
+    void migrated() {
+        client(builder());
+        sql = Dialect.POSTGRES.statements(new TableNames(schema, "skipjack_"), new DatabaseClock());
+    }
+
+    @AfterEach
+    void stopServices() {
+        services.forEach(MaintenanceService::stop);
+    }
+
+    /** A task that fails its first rounds with {@code failures} (thrown in turn), then succeeds. */
+    private static final class Flaky implements MaintenanceTask {
+        final List<Throwable> failures;
+        final Scope scope;
+        final List<Long> startedAtNanos = new CopyOnWriteArrayList<>();
+        final AtomicInteger succeeded = new AtomicInteger();
+        final CountDownLatch threeSuccesses = new CountDownLatch(3);
+
+        Flaky(Scope scope, Throwable... failures) {
+            this.scope = scope;
+            this.failures = List.of(failures);
+        }
+
+        @Override
+        public String name() {
+            return "flaky";
+        }
+
+        @Override
+        public Scope scope() {
+            return scope;
+        }
+
+        @Override
+        public Duration interval() {
+            return Duration.ofMillis(20);
+        }
+
+        @Override
+        public void runRound() throws Exception {
+            int round = startedAtNanos.size();
+            startedAtNanos.add(System.nanoTime());
+            if (round < failures.size()) {
+                Throwable t = failures.get(round);
+                if (t instanceof Exception e) {
+                    throw e;
+                }
+                throw (Error) t;
+            }
+            succeeded.incrementAndGet();
+            threeSuccesses.countDown();
+        }
+    }
+
+    private MaintenanceService service(String node, Duration term, MaintenanceTask... tasks) {
+        MaintenanceService s = new MaintenanceService(new LeaderElector(dataSource, sql, node, term), List.of(tasks));
+        services.add(s);
+        s.start();
+        return s;
+    }
+
+    @Test
+    void aTaskThatThrowsKeepsRunningWithBackoffAndItsFailuresCounted() throws Exception {
+        Flaky task = new Flaky(MaintenanceTask.Scope.EVERY_NODE, new IllegalStateException("database gone"),
+                new RuntimeException("still gone"), new StackOverflowError("a bug"), new IllegalStateException("once more"));
+        MaintenanceService service = service("node-a", Duration.ofSeconds(30), task);
+
+        assertThat(task.threeSuccesses.await(10, TimeUnit.SECONDS)).as("rounds after four failures").isTrue();
+        assertThat(service.failures("flaky")).isEqualTo(4);
+        // Backoff doubles per failure in a row: the gap after the fourth failure is at least 8 intervals.
+        long gapAfterFourth = task.startedAtNanos.get(4) - task.startedAtNanos.get(3);
+        assertThat(Duration.ofNanos(gapAfterFourth)).isGreaterThanOrEqualTo(Duration.ofMillis(160));
+        // After a success the normal interval applies again: later gaps are back under the backoff.
+        long gapAfterSuccess = task.startedAtNanos.get(6) - task.startedAtNanos.get(5);
+        assertThat(Duration.ofNanos(gapAfterSuccess)).isLessThan(Duration.ofNanos(gapAfterFourth));
+    }
+
+    @Test
+    void leaderOnlyTasksRunOnTheLeaderAloneAndMoveWithLeadership() throws Exception {
+        Flaky onA = new Flaky(MaintenanceTask.Scope.LEADER);
+        Flaky onB = new Flaky(MaintenanceTask.Scope.LEADER);
+        // A 2 s term: elections every second.
+        MaintenanceService a = service("node-a", Duration.ofSeconds(2), onA);
+        assertThat(onA.threeSuccesses.await(10, TimeUnit.SECONDS)).as("the leader runs its leader-only task").isTrue();
+        service("node-b", Duration.ofSeconds(2), onB);
+        // Over a whole election round of node-b and many rounds of the task, only the leader runs it.
+        int aRounds = onA.succeeded.get();
+        await("more rounds on the leader", Duration.ofSeconds(5), () -> onA.succeeded.get() >= aRounds + 60);
+        assertThat(onB.succeeded.get()).as("rounds on the node that does not lead").isZero();
+
+        // The leader stops and gives leadership up: node-b is elected at its next round and runs
+        // the leader-only task at once.
+        a.stop();
+        int aStopped = onA.succeeded.get();
+        assertThat(onB.threeSuccesses.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(onA.succeeded.get()).as("rounds on the stopped node").isEqualTo(aStopped);
+    }
+}
