@@ -9,6 +9,7 @@ import dev.skipjack.JobQuery;
 import dev.skipjack.SkipjackAdmin;
 import dev.skipjack.cli.output.JsonOutput;
 import dev.skipjack.cli.output.Table;
+import dev.skipjack.internal.json.JobJson;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -73,7 +74,7 @@ public final class JobsCommand implements Runnable {
             try (AdminConnection db = AdminConnection.open(cl, database)) {
                 JobPage page = db.admin().jobs(query);
                 if (json) {
-                    JsonOutput.print(out, JsonOutput.page(page));
+                    JsonOutput.print(out, JobJson.page(page));
                     return ExitCode.OK;
                 }
                 Table table = new Table("ID", "QUEUE", "KIND", "STATE", "ATTEMPT", "CREATED", "ARGS / LAST ERROR").right(0);
@@ -124,7 +125,7 @@ public final class JobsCommand implements Runnable {
                 }
                 JobInfo j = found.get();
                 if (json) {
-                    JsonOutput.print(out, JsonOutput.job(j, true));
+                    JsonOutput.print(out, JobJson.jobWithErrors(j));
                     return ExitCode.OK;
                 }
                 out.printf("Job %d  %s  (queue %s, priority %d)%n", j.id(), j.kind(), j.queue(), j.priority());

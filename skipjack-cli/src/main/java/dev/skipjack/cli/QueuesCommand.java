@@ -4,6 +4,7 @@ import dev.skipjack.JobState;
 import dev.skipjack.QueueInfo;
 import dev.skipjack.cli.output.JsonOutput;
 import dev.skipjack.cli.output.Table;
+import dev.skipjack.internal.json.JobJson;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -60,7 +61,7 @@ public final class QueuesCommand implements Runnable {
             try (AdminConnection db = AdminConnection.open(cl, database)) {
                 List<QueueInfo> queues = db.admin().queues();
                 if (json) {
-                    JsonOutput.print(out, JsonOutput.queues(queues));
+                    JsonOutput.print(out, JobJson.queues(queues));
                 } else if (queues.isEmpty()) {
                     out.println("No queues yet: no jobs have been enqueued.");
                 } else {

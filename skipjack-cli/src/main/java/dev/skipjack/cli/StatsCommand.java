@@ -1,12 +1,12 @@
 package dev.skipjack.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.skipjack.JobState;
 import dev.skipjack.QueueInfo;
 import dev.skipjack.SkipjackAdmin;
 import dev.skipjack.ThroughputBucket;
 import dev.skipjack.cli.output.JsonOutput;
 import dev.skipjack.cli.output.Table;
+import dev.skipjack.internal.json.JobJson;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -16,7 +16,6 @@ import java.io.PrintWriter;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Callable;
 
 /** {@code skipjack stats}: counts per queue and state and recent throughput, once or refreshed with {@code --watch}. */
@@ -68,12 +67,7 @@ public final class StatsCommand implements Callable<Integer> {
         ThroughputBucket current = hour.get(hour.size() - 1);
         long lastMinute = hour.size() < 2 ? 0 : sum(hour.get(hour.size() - 2));
         if (json) {
-            ObjectNode n = JsonOutput.MAPPER.createObjectNode();
-            n.put("at", Instant.now().toString());
-            n.set("queues", JsonOutput.queues(queues));
-            ObjectNode totals = n.putObject("totals");
-            Map<JobState, Long> byState = admin.countByState();
-            byState.forEach((s, c) -> totals.put(s.dbValue(), c));
+            ObjectNode n = JobJson.stats(Instant.now(), queues);
             n.put("finishedLastMinute", lastMinute);
             n.put("finishedThisMinute", sum(current));
             n.put("finishedLastHour", lastHour);

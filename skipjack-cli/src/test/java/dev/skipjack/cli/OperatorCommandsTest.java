@@ -102,6 +102,8 @@ class OperatorCommandsTest {
         assertThat(page.get("jobs")).hasSize(1);
         assertThat(page.get("jobs").get(0).get("id").asLong()).isEqualTo(id);
         assertThat(page.get("nextCursor").isNull()).isTrue();
+        // A script reads why from the listing, in the shape the dashboard's API uses (docs/operating.md).
+        assertThat(page.get("jobs").get(0).get("lastError").get("message").asText()).isEqualTo("card declined for order 7");
 
         assertThat(run("jobs", "show", Long.toString(id))).isZero();
         assertThat(out.toString()).contains("state      discarded")

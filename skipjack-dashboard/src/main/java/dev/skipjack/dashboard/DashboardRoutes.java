@@ -7,15 +7,13 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.skipjack.InvalidJobException;
 import dev.skipjack.JobAction;
-import dev.skipjack.JobError;
-import dev.skipjack.JobInfo;
-import dev.skipjack.JobPage;
 import dev.skipjack.JobQuery;
 import dev.skipjack.JobState;
 import dev.skipjack.QueueInfo;
 import dev.skipjack.SkipjackAdmin;
 import dev.skipjack.SkipjackException;
 import dev.skipjack.ThroughputBucket;
+import dev.skipjack.internal.json.JobJson;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
 
@@ -29,7 +27,10 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
-/** The dashboard's pages and JSON API. All job content leaves here as JSON; the page renders it as text. */
+/**
+ * The dashboard's pages and JSON API. All job content leaves here as JSON, shaped by {@link JobJson}
+ * like the CLI's {@code --json}; the page renders it as text.
+ */
 final class DashboardRoutes {
 
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -82,23 +83,7 @@ final class DashboardRoutes {
     private void overview(Context ctx) {
         List<QueueInfo> queues = admin.queues();
         List<ThroughputBucket> buckets = admin.throughput(Duration.ofHours(1), Duration.ofMinutes(1));
-        ObjectNode n = JSON.createObjectNode();
-        n.put("at", Instant.now().toString());
-        ArrayNode qs = n.putArray("queues");
-        ObjectNode totals = n.putObject("totals");
-        for (JobState s : JobState.values()) {
-            totals.put(s.dbValue(), 0L);
-        }
-        for (QueueInfo q : queues) {
-            ObjectNode qn = qs.addObject();
-            qn.put("name", q.name());
-            qn.put("paused", q.paused());
-            ObjectNode counts = qn.putObject("counts");
-            for (JobState s : JobState.values()) {
-                counts.put(s.dbValue(), q.count(s));
-                totals.put(s.dbValue(), totals.get(s.dbValue()).asLong() + q.count(s));
-            }
-        }
+        ObjectNode n = JobJson.stats(Instant.now(), queues);
         ArrayNode t = n.putArray("throughput");
         for (ThroughputBucket b : buckets) {
             t.addObject().put("start", b.start().toString()).put("completed", b.completed())
@@ -132,16 +117,7 @@ final class DashboardRoutes {
             q = q.after(Long.parseLong(after));
         }
         q = q.limit(limit == null ? 50 : Integer.parseInt(limit));
-        JobPage page = admin.jobs(q);
-        ObjectNode n = JSON.createObjectNode();
-        ArrayNode jobs = n.putArray("jobs");
-        page.jobs().forEach(j -> jobs.add(job(j, false)));
-        if (page.nextCursor() == null) {
-            n.putNull("nextCursor");
-        } else {
-            n.put("nextCursor", page.nextCursor());
-        }
-        json(ctx, n);
+        json(ctx, JobJson.page(admin.jobs(q)));
     }
 
     private void job(Context ctx) {
@@ -151,7 +127,7 @@ final class DashboardRoutes {
             error(ctx, 404, "no job " + id);
             return;
         }
-        json(ctx, job(found.get(), true));
+        json(ctx, JobJson.jobWithErrors(found.get()));
     }
 
     private void act(Context ctx) {
@@ -183,49 +159,6 @@ final class DashboardRoutes {
             }
         }
         json(ctx, JSON.createObjectNode().put("ok", true));
-    }
-
-    private static ObjectNode job(JobInfo j, boolean detail) {
-        ObjectNode n = JSON.createObjectNode();
-        n.put("id", j.id());
-        n.put("queue", j.queue());
-        n.put("kind", j.kind());
-        n.put("state", j.state().dbValue());
-        n.put("priority", j.priority());
-        n.put("attempt", j.attempt());
-        n.put("maxAttempts", j.maxAttempts());
-        n.put("createdAt", str(j.createdAt()));
-        n.put("runAt", str(j.runAt()));
-        n.put("attemptedAt", str(j.attemptedAt()));
-        n.put("finishedAt", str(j.finishedAt()));
-        n.put("claimedBy", j.claimedBy());
-        n.put("errorCount", j.errors().size());
-        // Args go out as the stored JSON text: the page shows them verbatim, as text.
-        n.put("args", detail ? pretty(j.argsJson()) : j.argsJson());
-        if (!j.errors().isEmpty()) {
-            JobError last = j.errors().get(j.errors().size() - 1);
-            n.put("lastError", last.errorClass() + ": " + last.message());
-        }
-        if (detail) {
-            ArrayNode errors = n.putArray("errors");
-            for (JobError e : j.errors()) {
-                errors.addObject().put("at", str(e.at())).put("attempt", e.attempt()).put("class", e.errorClass())
-                        .put("message", e.message()).put("stack", e.stack());
-            }
-        }
-        return n;
-    }
-
-    private static String pretty(String json) {
-        try {
-            return JSON.writerWithDefaultPrettyPrinter().writeValueAsString(JSON.readTree(json));
-        } catch (JsonProcessingException e) {
-            return json;
-        }
-    }
-
-    private static String str(Instant t) {
-        return t == null ? null : t.toString();
     }
 
     private static String blankToNull(String s) {

@@ -184,6 +184,9 @@ class DashboardBrowserTest {
         page.locator("#search-input").fill("{\"note\": \"order 7\"}");
         page.locator("#search-input").press("Enter");
         assertThat(page.locator("#jobs tbody tr")).hasCount(1);
+        assertThat(page.locator("#jobs tr[data-job-id='" + failedId + "'] td.err"))
+                .hasText("java.lang.IllegalStateException: card declined: order 7");
+        assertThat(page.locator("#jobs tr[data-job-id='" + failedId + "'] td.args")).hasText("{\"note\":\"order 7\"}");
         page.locator("#jobs tr[data-job-id='" + failedId + "'] a").click();
 
         assertThat(page.locator("#errors .error-entry")).hasCount(1);

@@ -32,6 +32,9 @@ function svg(tag, attrs) {
 
 function stateBadge(s) { return el('span', { class: 'state ' + s, 'data-state': s }, s); }
 function fmt(n) { return Number(n).toLocaleString('en-US'); }
+// Args arrive as JSON (the shape in docs/operating.md, "JSON output"); they are shown as JSON text.
+function argsText(args, indent) { return JSON.stringify(args, null, indent); }
+function errorText(e) { return e ? (e.class || '') + ': ' + (e.message || '') : ''; }
 function ago(iso) {
   if (!iso) return '';
   const s = Math.max(0, Math.round((Date.now() - Date.parse(iso)) / 1000));
@@ -211,8 +214,8 @@ async function jobsView(params) {
     el('td', {}, j.queue), el('td', {}, j.kind), el('td', {}, stateBadge(j.state)),
     el('td', { class: 'num' }, j.attempt + '/' + j.maxAttempts),
     el('td', { title: j.createdAt }, ago(j.createdAt)),
-    el('td', { class: 'args', title: j.args }, j.args),
-    el('td', { class: 'err', title: j.lastError || '' }, j.lastError || '')));
+    el('td', { class: 'args', title: argsText(j.args) }, argsText(j.args)),
+    el('td', { class: 'err', title: errorText(j.lastError) }, errorText(j.lastError))));
 
   const more = data.nextCursor === null ? null : el('p', {}, el('a', {
     href: '#/jobs?' + (() => { const p = new URLSearchParams(params); p.set('after', data.nextCursor); return p.toString(); })(),
@@ -268,7 +271,7 @@ async function jobView(id) {
       el('dt', {}, 'Run at'), el('dd', {}, j.runAt || ''),
       el('dt', {}, 'Last attempt'), el('dd', {}, (j.attemptedAt || '—') + (j.claimedBy ? ' by ' + j.claimedBy : '')),
       el('dt', {}, 'Finished'), el('dd', {}, j.finishedAt || '—'))),
-    el('h2', {}, 'Args'), el('pre', { id: 'args' }, j.args),
+    el('h2', {}, 'Args'), el('pre', { id: 'args' }, argsText(j.args, 2)),
     el('h2', {}, 'Error history (' + j.errors.length + ')'), errors];
 }
 
