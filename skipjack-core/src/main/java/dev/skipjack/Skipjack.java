@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JavaType;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import dev.skipjack.internal.enqueue.ArgsEncoder;
+import dev.skipjack.internal.kind.ExecutionMode;
 import dev.skipjack.internal.enqueue.InsertRow;
 import dev.skipjack.internal.enqueue.JobInserter;
 import dev.skipjack.internal.query.JobInfoReader;
@@ -15,7 +16,7 @@ import dev.skipjack.internal.sql.Dialect;
 import dev.skipjack.internal.sql.SqlStatements;
 import dev.skipjack.internal.sql.TableNames;
 import dev.skipjack.internal.sql.Transactions;
-import dev.skipjack.internal.worker.RegisteredKind;
+import dev.skipjack.internal.kind.RegisteredKind;
 import dev.skipjack.internal.worker.WorkerRuntime;
 
 import java.net.InetAddress;
@@ -400,7 +401,7 @@ public final class Skipjack implements AutoCloseable {
         @SuppressWarnings("unchecked")
         public <T> Builder handler(String kind, Class<T> argsType, KindOptions options, JobHandler<T> handler) {
             Objects.requireNonNull(handler, "handler");
-            return register(kind, argsType, options, (JobHandler<Object>) handler, null);
+            return register(kind, argsType, options, new ExecutionMode.Lease((JobHandler<Object>) handler));
         }
 
         /** Registers a transactional-mode handler (F-4): its writes on the given connection commit with the job. */
@@ -412,7 +413,8 @@ public final class Skipjack implements AutoCloseable {
         public <T> Builder transactionalHandler(String kind, Class<T> argsType, KindOptions options,
                                                 TransactionalJobHandler<T> handler) {
             Objects.requireNonNull(handler, "handler");
-            return register(kind, argsType, options, null, (TransactionalJobHandler<Object>) handler);
+            return register(kind, argsType, options,
+                    new ExecutionMode.Transactional((TransactionalJobHandler<Object>) handler));
         }
 
         /** Registers a two-phase handler (F-5): database work, PREPARE, an outside call, COMMIT PREPARED. */
@@ -424,8 +426,7 @@ public final class Skipjack implements AutoCloseable {
         public <T> Builder twoPhaseHandler(String kind, Class<T> argsType, KindOptions options,
                                            TwoPhaseJobHandler<T> handler) {
             Objects.requireNonNull(handler, "handler");
-            return register(kind, argsType, options, null,
-                    new dev.skipjack.internal.twophase.TwoPhaseKind((TwoPhaseJobHandler<Object>) handler));
+            return register(kind, argsType, options, new ExecutionMode.TwoPhase((TwoPhaseJobHandler<Object>) handler));
         }
 
         /** Declares a kind this client enqueues but does not run (another service has the handler). */
@@ -434,11 +435,10 @@ public final class Skipjack implements AutoCloseable {
         }
 
         public <T> Builder kind(String kind, Class<T> argsType, KindOptions options) {
-            return register(kind, argsType, options, null, null);
+            return register(kind, argsType, options, new ExecutionMode.RunElsewhere());
         }
 
-        private Builder register(String kind, Class<?> argsType, KindOptions options, JobHandler<Object> handler,
-                                 TransactionalJobHandler<Object> transactional) {
+        private Builder register(String kind, Class<?> argsType, KindOptions options, ExecutionMode mode) {
             Limits.requireKindName(kind);
             Objects.requireNonNull(argsType, "argsType");
             Objects.requireNonNull(options, "options");
@@ -446,7 +446,7 @@ public final class Skipjack implements AutoCloseable {
                 throw new IllegalArgumentException("kind '" + kind + "' is already registered");
             }
             JavaType type = mapper.constructType(argsType);
-            kinds.put(kind, new RegisteredKind(kind, type, options, handler, transactional));
+            kinds.put(kind, new RegisteredKind(kind, type, options, mode));
             return this;
         }
 

@@ -2,6 +2,8 @@ package dev.skipjack.internal.node;
 
 import dev.skipjack.JobState;
 import dev.skipjack.SkipjackException;
+import dev.skipjack.TwoPhaseJobHandler;
+import dev.skipjack.internal.kind.ExecutionMode;
 import dev.skipjack.internal.maintenance.DueJobPromoter;
 import dev.skipjack.internal.maintenance.JobPruner;
 import dev.skipjack.internal.maintenance.LeaderElector;
@@ -12,7 +14,7 @@ import dev.skipjack.internal.notify.InsertListener;
 import dev.skipjack.internal.pause.PausedQueues;
 import dev.skipjack.internal.sql.SqlStatements;
 import dev.skipjack.internal.twophase.PreparedTransactionResolver;
-import dev.skipjack.internal.worker.RegisteredKind;
+import dev.skipjack.internal.kind.RegisteredKind;
 import dev.skipjack.internal.worker.WorkerRuntime;
 
 import java.sql.SQLException;
@@ -56,8 +58,9 @@ public final class StartedNode {
         if (!s.retention().isEmpty()) {
             tasks.add(new JobPruner(s.dataSource(), s.sql(), s.retention(), leader::isLeader, s.pruneInterval()));
         }
-        if (PreparedTransactionResolver.anyTwoPhase(s.kinds())) {
-            tasks.add(new PreparedTransactionResolver(s.dataSource(), s.sql(), s.kinds(), s.timing().lease(),
+        Map<String, TwoPhaseJobHandler<Object>> twoPhase = ExecutionMode.twoPhaseHandlers(s.kinds());
+        if (!twoPhase.isEmpty()) {
+            tasks.add(new PreparedTransactionResolver(s.dataSource(), s.sql(), twoPhase, s.timing().lease(),
                     s.rescueInterval()));
         }
         this.maintenance = new MaintenanceService(leader, tasks);
@@ -70,7 +73,7 @@ public final class StartedNode {
      * prepare transactions): a refused start leaves nothing behind.
      */
     public static StartedNode start(Settings s) {
-        if (PreparedTransactionResolver.anyTwoPhase(s.kinds())) {
+        if (!ExecutionMode.twoPhaseHandlers(s.kinds()).isEmpty()) {
             try {
                 PreparedTransactionResolver.requirePreparedTransactions(s.dataSource(), s.sql());
             } catch (SQLException e) {

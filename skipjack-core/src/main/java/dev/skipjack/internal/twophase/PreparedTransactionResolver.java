@@ -3,7 +3,7 @@ package dev.skipjack.internal.twophase;
 import dev.skipjack.internal.maintenance.MaintenanceTask;
 import dev.skipjack.internal.sql.SqlStatements;
 import dev.skipjack.internal.sql.Transactions;
-import dev.skipjack.internal.worker.RegisteredKind;
+import dev.skipjack.TwoPhaseJobHandler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -29,23 +29,18 @@ public final class PreparedTransactionResolver implements MaintenanceTask {
 
     private final DataSource dataSource;
     private final SqlStatements sql;
-    private final Map<String, RegisteredKind> kinds;
+    private final Map<String, TwoPhaseJobHandler<Object>> handlers;
     private final Duration orphanAge;
 
     private final Duration interval;
 
-    public PreparedTransactionResolver(DataSource dataSource, SqlStatements sql, Map<String, RegisteredKind> kinds,
+    public PreparedTransactionResolver(DataSource dataSource, SqlStatements sql, Map<String, TwoPhaseJobHandler<Object>> handlers,
                                        Duration orphanAge, Duration interval) {
         this.interval = interval;
         this.dataSource = dataSource;
         this.sql = sql;
-        this.kinds = kinds;
+        this.handlers = Map.copyOf(handlers);
         this.orphanAge = orphanAge;
-    }
-
-    /** True when any kind is two-phase, so the resolver and the start-up check are needed. */
-    public static boolean anyTwoPhase(Map<String, RegisteredKind> kinds) {
-        return kinds.values().stream().anyMatch(k -> k.transactionalHandler() instanceof TwoPhaseKind);
     }
 
     /** Refuses to start two-phase kinds on a server that cannot prepare transactions. */
@@ -89,7 +84,7 @@ public final class PreparedTransactionResolver implements MaintenanceTask {
         try (Connection c = Transactions.autoCommit(dataSource)) {
             List<String> orphans = new ArrayList<>();
             try (PreparedStatement ps = c.prepareStatement(sql.get("find_orphaned_prepared"))) {
-                ps.setString(1, TwoPhaseKind.gidPrefix(sql.names()));
+                ps.setString(1, TwoPhaseCommit.gidPrefix(sql.names()));
                 ps.setLong(2, orphanAge.toMillis());
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
@@ -98,18 +93,18 @@ public final class PreparedTransactionResolver implements MaintenanceTask {
                 }
             }
             for (String gid : orphans) {
-                long[] parts = TwoPhaseKind.parse(gid);
+                long[] parts = TwoPhaseCommit.parse(gid);
                 if (parts == null) {
                     continue;
                 }
-                TwoPhaseKind kind = kindOf(c, parts[0]);
-                if (kind == null) {
+                TwoPhaseJobHandler<Object> handler = handlerOf(c, parts[0]);
+                if (handler == null) {
                     log.warn("prepared transaction {} belongs to a kind without a two-phase handler here; left alone", gid);
                     continue;
                 }
-                boolean happened = kind.externalEffectHappened(parts[0], (int) parts[1]);
+                boolean happened = handler.externalEffectHappened(parts[0], (int) parts[1]);
                 try {
-                    TwoPhaseKind.finish(c, sql, happened ? "commit_prepared" : "rollback_prepared", gid);
+                    TwoPhaseCommit.finish(c, sql, happened ? "commit_prepared" : "rollback_prepared", gid);
                     resolved++;
                     log.info("resolved orphaned prepared transaction {}: {}", gid,
                             happened ? "external effect happened, committed" : "no external effect, rolled back");
@@ -124,7 +119,7 @@ public final class PreparedTransactionResolver implements MaintenanceTask {
         return resolved;
     }
 
-    private TwoPhaseKind kindOf(Connection c, long jobId) throws SQLException {
+    private TwoPhaseJobHandler<Object> handlerOf(Connection c, long jobId) throws SQLException {
         // The prepared transaction holds the row's new version; this reads the committed one,
         // whose kind is the same, without waiting for its lock.
         try (PreparedStatement ps = c.prepareStatement(sql.get("find_job"))) {
@@ -133,8 +128,7 @@ public final class PreparedTransactionResolver implements MaintenanceTask {
                 if (!rs.next()) {
                     return null;
                 }
-                RegisteredKind k = kinds.get(rs.getString(3));
-                return k != null && k.transactionalHandler() instanceof TwoPhaseKind t ? t : null;
+                return handlers.get(rs.getString(3));
             }
         }
     }

@@ -1,8 +1,9 @@
 package dev.skipjack.internal.worker;
 
+import dev.skipjack.Job;
+
 import java.sql.Connection;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * One execution of a claimed job in this process, identified in the database by (id, attempt).
@@ -11,6 +12,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class Execution {
 
+    final String queue;
     final long id;
     final int attempt;
     final boolean transactional;
@@ -20,25 +22,15 @@ public final class Execution {
     private volatile long leaseValidUntilNanos;
     private volatile boolean timedOut;
     private volatile Connection transactionConnection;
-    /** The count of executions its fetcher holds, or null; one less once this one is forgotten. */
-    private final AtomicInteger heldBy;
+    /** The job as its handler saw it, once its args were read; the two-phase commit passes it on. */
+    private Job<Object> job;
 
-    Execution(long id, int attempt, boolean transactional, long leaseValidUntilNanos, AtomicInteger heldBy) {
+    Execution(String queue, long id, int attempt, boolean transactional, long leaseValidUntilNanos) {
+        this.queue = queue;
         this.id = id;
         this.attempt = attempt;
         this.transactional = transactional;
         this.leaseValidUntilNanos = leaseValidUntilNanos;
-        this.heldBy = heldBy;
-        if (heldBy != null) {
-            heldBy.incrementAndGet();
-        }
-    }
-
-    /** Called once, when the tracker forgets this execution. */
-    void forgotten() {
-        if (heldBy != null) {
-            heldBy.decrementAndGet();
-        }
     }
 
     public long id() {
@@ -98,6 +90,14 @@ public final class Execution {
 
     boolean timedOut() {
         return timedOut;
+    }
+
+    void bindJob(Job<Object> job) {
+        this.job = job;
+    }
+
+    Job<Object> job() {
+        return job;
     }
 
     void bindConnection(Connection c) {

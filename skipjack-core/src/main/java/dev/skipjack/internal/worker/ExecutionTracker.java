@@ -2,6 +2,7 @@ package dev.skipjack.internal.worker;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -20,23 +21,37 @@ public final class ExecutionTracker {
      */
     private final Set<Execution> executions = ConcurrentHashMap.newKeySet();
 
-    /** @param leaseValidUntilNanos when the claim's lease surely ends on this JVM's clock (claim sent + lease) */
-    Execution start(long id, int attempt, boolean transactional, long leaseValidUntilNanos) {
-        return start(id, attempt, transactional, leaseValidUntilNanos, null);
-    }
+    /**
+     * Lease-mode executions held per queue, claimed until acknowledged: what the queue's fetcher
+     * paces its claims by. Counted here, where executions begin and end, so that completion never
+     * reaches back into the fetcher.
+     */
+    private final Map<String, AtomicInteger> leasedPerQueue = new ConcurrentHashMap<>();
 
-    /** As above, counting the execution in {@code heldBy} until it is forgotten. */
-    Execution start(long id, int attempt, boolean transactional, long leaseValidUntilNanos, AtomicInteger heldBy) {
-        Execution e = new Execution(id, attempt, transactional, leaseValidUntilNanos, heldBy);
+    /** @param leaseValidUntilNanos when the claim's lease surely ends on this JVM's clock (claim sent + lease) */
+    Execution start(String queue, long id, int attempt, boolean transactional, long leaseValidUntilNanos) {
+        Execution e = new Execution(queue, id, attempt, transactional, leaseValidUntilNanos);
+        if (!transactional) {
+            leasedCount(queue).incrementAndGet();
+        }
         executions.add(e);
         return e;
     }
 
     /** Forgets an execution once its outcome is in the database (or it was handed back). */
     public void finish(Execution e) {
-        if (executions.remove(e)) {
-            e.forgotten();
+        if (executions.remove(e) && !e.transactional) {
+            leasedCount(e.queue).decrementAndGet();
         }
+    }
+
+    /** Lease-mode executions of {@code queue} this process holds: running, buffered, or awaiting acknowledgement. */
+    int leasedHeld(String queue) {
+        return leasedCount(queue).get();
+    }
+
+    private AtomicInteger leasedCount(String queue) {
+        return leasedPerQueue.computeIfAbsent(queue, q -> new AtomicInteger());
     }
 
     /** Lease-mode executions, whose leases the heartbeat extends. */

@@ -1,5 +1,6 @@
 package dev.skipjack.internal.worker;
 
+import dev.skipjack.internal.kind.RegisteredKind;
 import com.fasterxml.jackson.databind.JavaType;
 import com.fasterxml.jackson.databind.ObjectReader;
 import dev.skipjack.Job;
@@ -8,7 +9,6 @@ import dev.skipjack.Outcome;
 import dev.skipjack.internal.claim.ClaimedJob;
 import dev.skipjack.internal.complete.Completion;
 import dev.skipjack.internal.sql.Transactions;
-import dev.skipjack.internal.twophase.TwoPhaseKind;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -98,7 +98,7 @@ final class JobRunner {
      * (or shutdown took the job over), or the completion to record for a transaction that was lost.
      */
     private Completion runInTransaction(Connection c, ClaimedJob claimed) throws SQLException {
-        Execution execution = ctx.tracker().start(claimed.id(), claimed.attempt(), true, Long.MAX_VALUE);
+        Execution execution = ctx.tracker().start(claimed.queue(), claimed.id(), claimed.attempt(), true, Long.MAX_VALUE);
         execution.bindConnection(c);
         try {
             Savepoint beforeHandler = c.setSavepoint();
@@ -139,17 +139,17 @@ final class JobRunner {
                 }
             }
             try {
-                if (completion.isPlainCompletion()
-                        && ctx.kinds().get(claimed.kind()).transactionalHandler() instanceof TwoPhaseKind twoPhase) {
-                    Exception externalFailure = twoPhase.commit(c, claimed.id(), claimed.attempt());
-                    if (externalFailure != null) {
-                        return translator.fromFailure(claimed, "ExternalCallFailed",
-                                "the external call failed, the prepared work was rolled back: "
-                                        + OutcomeTranslator.messageOf(externalFailure), externalFailure, options,
-                                ctx.workerId());
-                    }
-                } else {
+                if (!completion.isPlainCompletion()) {
+                    // Only the outcome is kept: no handler work to prepare, no external call to make.
                     c.commit();
+                    return null;
+                }
+                Exception externalFailure = ctx.kinds().get(claimed.kind()).mode().commit(c, execution.job(), ctx.sql());
+                if (externalFailure != null) {
+                    return translator.fromFailure(claimed, "ExternalCallFailed",
+                            "the external call failed, the prepared work was rolled back: "
+                                    + OutcomeTranslator.messageOf(externalFailure), externalFailure, options,
+                            ctx.workerId());
                 }
             } catch (SQLException e) {
                 return translator.fromFailure(claimed, "CommitFailed",
@@ -187,7 +187,7 @@ final class JobRunner {
     private Completion executeHandler(ClaimedJob claimed, Execution execution, Connection tx) {
         RegisteredKind kind = ctx.kinds().get(claimed.kind());
         String workerId = ctx.workerId();
-        if (kind == null || !kind.isRunnable()) {
+        if (kind == null || !kind.mode().runnable()) {
             // Another deployment may know this kind (rolling deploy), so this counts as a failed
             // attempt and is retried; out of attempts, it is discarded with this reason.
             return translator.fromFailure(claimed, "UnknownKind",
@@ -205,16 +205,17 @@ final class JobRunner {
             return translator.discard(claimed, "InvalidArgs",
                     "args do not deserialize to " + kind.argsType().getTypeName() + ": " + e.getMessage(), e, workerId);
         }
-        if (kind.isTransactional() != (tx != null)) {
+        if (kind.mode().claimedInTransaction() != (tx != null)) {
             return translator.fromFailure(claimed, "WrongMode",
                     "kind '" + claimed.kind() + "' was claimed in the wrong mode", null, kind.options(), workerId);
         }
         Job<Object> job = new Job<>(claimed.id(), claimed.queue(), claimed.kind(), args, claimed.priority(),
                 claimed.attempt(), claimed.maxAttempts(), claimed.createdAt(), workerId);
+        execution.bindJob(job);
         ScheduledFuture<?> watchdog = scheduleTimeout(execution, kind, claimed, tx == null);
         execution.bindThread(Thread.currentThread());
         try {
-            Outcome outcome = tx == null ? kind.handler().handle(job) : kind.transactionalHandler().handle(job, tx);
+            Outcome outcome = kind.mode().invoke(job, tx);
             return translator.fromOutcome(claimed, outcome, kind.options(), workerId);
         } catch (Throwable t) {
             if (execution.timedOut() || (tx != null && kind.options().timeout() != null && isStatementTimeout(t))) {

@@ -103,8 +103,6 @@ public final class QueueFetcher {
     /** Jobs the buffer should hold; guarded by {@link #lock}. */
     private int bufferTarget;
     private final LongAdder finishedJobs = new LongAdder();
-    /** Executions this fetcher claimed that are not yet acknowledged (or handed back). */
-    private final AtomicInteger held = new AtomicInteger();
     /** At most this many held: running, buffered, and finished awaiting acknowledgement. */
     private final int maxHeld;
     private long rateSampledAt = System.nanoTime();
@@ -282,7 +280,7 @@ public final class QueueFetcher {
         List<Buffered> claimed = new ArrayList<>(jobs.size());
         for (ClaimedJob job : jobs) {
             // Tracked from the claim on, so the heartbeat extends the leases of buffered jobs too.
-            claimed.add(new Buffered(job, ctx.tracker().start(job.id(), job.attempt(), false, leaseValidUntil, held)));
+            claimed.add(new Buffered(job, ctx.tracker().start(queue, job.id(), job.attempt(), false, leaseValidUntil)));
         }
         // Through the buffer, so jobs start in claim order behind any claimed earlier.
         addToBuffer(claimed);
@@ -363,7 +361,7 @@ public final class QueueFetcher {
 
     /** Jobs to claim now: one per free slot, plus what the local buffer lacks, unless acknowledgements lag. */
     private int wanted() {
-        int room = maxHeld - held.get();
+        int room = maxHeld - ctx.tracker().leasedHeld(queue);
         lock.lock();
         try {
             return Math.min(Math.min(room, maxBatch * CLAIM_PARALLELISM), slots.availablePermits() + bufferTarget - buffer.size());
@@ -373,7 +371,7 @@ public final class QueueFetcher {
     }
 
     private boolean heldBackByAcknowledgements() {
-        return held.get() >= maxHeld;
+        return ctx.tracker().leasedHeld(queue) >= maxHeld;
     }
 
     /**

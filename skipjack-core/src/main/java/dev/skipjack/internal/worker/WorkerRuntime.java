@@ -1,12 +1,12 @@
 package dev.skipjack.internal.worker;
 
+import dev.skipjack.internal.kind.RegisteredKind;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.skipjack.internal.claim.JobClaimer;
 import dev.skipjack.internal.complete.BatchCompleter;
 import dev.skipjack.internal.complete.CompletionWriter;
 import dev.skipjack.internal.pause.PausedQueues;
 import dev.skipjack.internal.sql.SqlStatements;
-import dev.skipjack.internal.twophase.TwoPhaseKind;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -71,24 +71,19 @@ public final class WorkerRuntime {
                 WorkerThreads.daemonFactory("skipjack-lease-watchdog"));
         this.ctx = new WorkerContext(dataSource, sql, workerId, timing.lease(), mapper, kinds,
                 new JobClaimer(sql, workerId, timing.lease()), writer, completer, tracker, translator, jobThreads, timeouts);
-        // Kinds claimed only by their own path: transactional kinds by job threads in a transaction,
-        // declared-only kinds by whichever service has their handler.
-        Set<String> transactionalKinds = new TreeSet<>();
+        // Kinds the lease claim leaves alone: those claimed inside their job's transaction (by the job
+        // threads), and declared-only kinds (by whichever service has their handler).
+        Set<String> claimedInTransaction = new TreeSet<>();
         Set<String> kindsRunElsewhere = new TreeSet<>();
         for (RegisteredKind k : kinds.values()) {
-            if (k.isTransactional()) {
-                transactionalKinds.add(k.kind());
-            } else if (!k.isRunnable()) {
+            if (k.mode().claimedInTransaction()) {
+                claimedInTransaction.add(k.kind());
+            } else if (!k.mode().runnable()) {
                 kindsRunElsewhere.add(k.kind());
             }
         }
-        for (RegisteredKind k : kinds.values()) {
-            if (k.transactionalHandler() instanceof TwoPhaseKind twoPhase) {
-                twoPhase.bind(sql);
-            }
-        }
         for (QueueSettings q : queues) {
-            fetchers.put(q.name(), new QueueFetcher(ctx, q.name(), q.concurrency(), q.maxBatch(), transactionalKinds,
+            fetchers.put(q.name(), new QueueFetcher(ctx, q.name(), q.concurrency(), q.maxBatch(), claimedInTransaction,
                     kindsRunElsewhere, timing.pollInterval(), pausedQueues));
         }
     }
