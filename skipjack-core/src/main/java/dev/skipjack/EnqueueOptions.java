@@ -4,8 +4,13 @@ import java.time.Duration;
 import java.time.Instant;
 
 /**
- * Where and when a job runs. Immutable; each {@code with} method returns a copy.
+ * Where and when a job runs. Immutable: each {@code with} method returns a new instance and leaves
+ * this one as it was, so a shared instance (a constant, {@link #defaults()}) is safe to build on:
+ * {@code EnqueueOptions.defaults().withQueue("mail").withPriority(1).withDelay(Duration.ofMinutes(5))}.
  * Defaults: queue {@value #DEFAULT_QUEUE}, priority 0, due now, the kind's max attempts.
+ *
+ * <p>The {@code with} methods refuse bad values with {@link InvalidOptionException}, the
+ * {@link InvalidJobException} of input refused at enqueue.
  */
 public final class EnqueueOptions {
 
@@ -29,32 +34,52 @@ public final class EnqueueOptions {
         this.maxAttempts = maxAttempts;
     }
 
+    /** Queue {@value #DEFAULT_QUEUE}, priority 0, due now, the kind's max attempts. */
     public static EnqueueOptions defaults() {
         return DEFAULTS;
     }
 
-    public EnqueueOptions queue(String queue) {
+    /**
+     * These options on queue {@code queue}.
+     *
+     * @throws InvalidOptionException when the name is not 1-64 of a-z, 0-9, '_', '-', '.'
+     *                                starting with a letter or digit ({@link Limits#QUEUE_NAME})
+     */
+    public EnqueueOptions withQueue(String queue) {
         return new EnqueueOptions(Limits.requireQueueName(queue), priority, runAt, delay, maxAttempts);
     }
 
-    /** 0 (most urgent) to {@link Limits#MAX_PRIORITY}. */
-    public EnqueueOptions priority(int priority) {
+    /**
+     * These options with {@code priority}: 0 (most urgent) to {@link Limits#MAX_PRIORITY}.
+     *
+     * @throws InvalidOptionException when out of that range
+     */
+    public EnqueueOptions withPriority(int priority) {
         if (priority < 0 || priority > Limits.MAX_PRIORITY) {
             throw new InvalidOptionException("priority must be between 0 and " + Limits.MAX_PRIORITY + ", got " + priority);
         }
         return new EnqueueOptions(queue, priority, runAt, delay, maxAttempts);
     }
 
-    /** Runs no earlier than {@code runAt}. Replaces any delay. */
-    public EnqueueOptions runAt(Instant runAt) {
+    /**
+     * These options with the job running no earlier than {@code runAt}. Replaces any delay.
+     *
+     * @throws InvalidOptionException when null
+     */
+    public EnqueueOptions withRunAt(Instant runAt) {
         if (runAt == null) {
             throw new InvalidOptionException("runAt must not be null");
         }
         return new EnqueueOptions(queue, priority, runAt, null, maxAttempts);
     }
 
-    /** Runs no earlier than {@code delay} after the enqueue, measured on the database clock. Replaces any runAt. */
-    public EnqueueOptions delay(Duration delay) {
+    /**
+     * These options with the job running no earlier than {@code delay} after the enqueue, measured
+     * on the database clock. Replaces any runAt.
+     *
+     * @throws InvalidOptionException when null, negative or over 100 years
+     */
+    public EnqueueOptions withDelay(Duration delay) {
         if (delay == null || delay.isNegative()) {
             throw new InvalidOptionException("delay must be zero or positive, got " + delay);
         }
@@ -64,18 +89,24 @@ public final class EnqueueOptions {
         return new EnqueueOptions(queue, priority, null, delay, maxAttempts);
     }
 
-    /** 1 to {@link Limits#MAX_ATTEMPTS}. */
-    public EnqueueOptions maxAttempts(int maxAttempts) {
+    /**
+     * These options with {@code maxAttempts}, 1 to {@link Limits#MAX_ATTEMPTS}, instead of the kind's.
+     *
+     * @throws InvalidOptionException when out of that range
+     */
+    public EnqueueOptions withMaxAttempts(int maxAttempts) {
         if (maxAttempts < 1 || maxAttempts > Limits.MAX_ATTEMPTS) {
             throw new InvalidOptionException("maxAttempts must be between 1 and " + Limits.MAX_ATTEMPTS + ", got " + maxAttempts);
         }
         return new EnqueueOptions(queue, priority, runAt, delay, maxAttempts);
     }
 
+    /** The queue, {@value #DEFAULT_QUEUE} unless set. */
     public String queue() {
         return queue;
     }
 
+    /** The priority, 0 unless set. */
     public int priority() {
         return priority;
     }

@@ -3,8 +3,13 @@ package dev.skipjack;
 import java.time.Duration;
 
 /**
- * How jobs of one kind run: timeout, retry policy, default max attempts. Immutable.
+ * How jobs of one kind run: timeout, retry policy, default max attempts. Immutable: each
+ * {@code with} method returns a new instance and leaves this one as it was:
+ * {@code KindOptions.defaults().withTimeout(Duration.ofSeconds(30)).withMaxAttempts(5)}.
  * Defaults: no timeout, {@link RetryPolicy#defaultPolicy()}, {@link EnqueueOptions#DEFAULT_MAX_ATTEMPTS}.
+ *
+ * <p>Part of a client's configuration: the {@code with} methods refuse bad values with
+ * {@link InvalidConfigurationException} naming the option.
  */
 public final class KindOptions {
 
@@ -21,29 +26,45 @@ public final class KindOptions {
         this.maxAttempts = maxAttempts;
     }
 
+    /** No timeout, {@link RetryPolicy#defaultPolicy()}, {@link EnqueueOptions#DEFAULT_MAX_ATTEMPTS}. */
     public static KindOptions defaults() {
         return DEFAULTS;
     }
 
-    /** A handler still running after {@code timeout} is interrupted and its attempt fails. */
-    public KindOptions timeout(Duration timeout) {
+    /**
+     * These options with a timeout: a handler still running after {@code timeout} is interrupted
+     * and its attempt fails.
+     *
+     * @throws InvalidConfigurationException (option {@code timeout}) when null or under 1 ms
+     */
+    public KindOptions withTimeout(Duration timeout) {
         if (timeout == null || timeout.toMillis() < 1) {
-            throw new InvalidOptionException("timeout must be at least 1 ms, got " + timeout);
+            throw new InvalidConfigurationException("timeout", "timeout must be at least 1 ms, got " + timeout);
         }
         return new KindOptions(timeout, retryPolicy, maxAttempts);
     }
 
-    public KindOptions retryPolicy(RetryPolicy retryPolicy) {
+    /**
+     * These options with {@code retryPolicy} deciding how long a failed job waits.
+     *
+     * @throws InvalidConfigurationException (option {@code retryPolicy}) when null
+     */
+    public KindOptions withRetryPolicy(RetryPolicy retryPolicy) {
         if (retryPolicy == null) {
-            throw new InvalidOptionException("retryPolicy must not be null");
+            throw new InvalidConfigurationException("retryPolicy", "retryPolicy must not be null");
         }
         return new KindOptions(timeout, retryPolicy, maxAttempts);
     }
 
-    /** Max attempts for jobs of this kind enqueued without their own. */
-    public KindOptions maxAttempts(int maxAttempts) {
+    /**
+     * These options with max attempts, 1 to {@link Limits#MAX_ATTEMPTS}, for jobs of this kind
+     * enqueued without their own.
+     *
+     * @throws InvalidConfigurationException (option {@code maxAttempts}) when out of that range
+     */
+    public KindOptions withMaxAttempts(int maxAttempts) {
         if (maxAttempts < 1 || maxAttempts > Limits.MAX_ATTEMPTS) {
-            throw new InvalidOptionException("maxAttempts must be between 1 and " + Limits.MAX_ATTEMPTS + ", got " + maxAttempts);
+            throw new InvalidConfigurationException("maxAttempts", "maxAttempts must be between 1 and " + Limits.MAX_ATTEMPTS + ", got " + maxAttempts);
         }
         return new KindOptions(timeout, retryPolicy, maxAttempts);
     }
@@ -53,10 +74,12 @@ public final class KindOptions {
         return timeout;
     }
 
+    /** How long a failed job of this kind waits before its next attempt. */
     public RetryPolicy retryPolicy() {
         return retryPolicy;
     }
 
+    /** Max attempts of jobs enqueued without their own. */
     public int maxAttempts() {
         return maxAttempts;
     }

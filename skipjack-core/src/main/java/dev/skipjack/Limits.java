@@ -18,20 +18,52 @@ public final class Limits {
     private Limits() {
     }
 
+    /** A queue name given at enqueue; {@link InvalidOptionException} when malformed. */
     static String requireQueueName(String queue) {
-        if (queue == null || !QUEUE_NAME.matcher(queue).matches()) {
-            throw new InvalidOptionException("invalid queue name " + quote(queue)
-                    + ": use 1-64 of a-z, 0-9, '_', '-', '.', starting with a letter or digit");
+        if (!isQueueName(queue)) {
+            throw new InvalidOptionException(invalidQueueName(queue));
         }
         return queue;
     }
 
+    /** A queue name given in configuration as {@code option}; {@link InvalidConfigurationException} when malformed. */
+    static String requireQueueName(String queue, String option) {
+        if (!isQueueName(queue)) {
+            throw new InvalidConfigurationException(option, invalidQueueName(queue));
+        }
+        return queue;
+    }
+
+    /** A kind name given at enqueue; {@link InvalidOptionException} when malformed. */
     static String requireKindName(String kind) {
-        if (kind == null || !KIND_NAME.matcher(kind).matches()) {
-            throw new InvalidOptionException("invalid kind name " + quote(kind)
-                    + ": use 1-128 of letters, digits, '_', '-', '.', ':', starting with a letter");
+        if (!isKindName(kind)) {
+            throw new InvalidOptionException(invalidKindName(kind));
         }
         return kind;
+    }
+
+    /** A kind name given in configuration ({@link JobKind#of}); {@link InvalidConfigurationException} when malformed. */
+    static String requireKindNameInConfiguration(String kind) {
+        if (!isKindName(kind)) {
+            throw new InvalidConfigurationException("kind", invalidKindName(kind));
+        }
+        return kind;
+    }
+
+    private static boolean isQueueName(String queue) {
+        return queue != null && QUEUE_NAME.matcher(queue).matches();
+    }
+
+    private static boolean isKindName(String kind) {
+        return kind != null && KIND_NAME.matcher(kind).matches();
+    }
+
+    private static String invalidQueueName(String queue) {
+        return "invalid queue name " + quote(queue) + ": use 1-64 of a-z, 0-9, '_', '-', '.', starting with a letter or digit";
+    }
+
+    private static String invalidKindName(String kind) {
+        return "invalid kind name " + quote(kind) + ": use 1-128 of letters, digits, '_', '-', '.', ':', starting with a letter";
     }
 
     static String quote(String value) {

@@ -3,7 +3,10 @@ package dev.skipjack;
 import java.time.Duration;
 import java.util.concurrent.ThreadLocalRandom;
 
-/** How long a failed job waits before its next attempt. */
+/**
+ * How long a failed job waits before its next attempt; set per kind with
+ * {@link KindOptions#withRetryPolicy(RetryPolicy)}.
+ */
 @FunctionalInterface
 public interface RetryPolicy {
 
@@ -26,10 +29,13 @@ public interface RetryPolicy {
     /**
      * {@code base * 2^(attempt-1)}, capped at {@code max}, then multiplied by a random factor in
      * [0.75, 1.25) so that jobs that failed together do not all come back together.
+     *
+     * @throws InvalidConfigurationException (option {@code retryPolicy}) unless {@code 0 < base <= max}
      */
     static RetryPolicy exponential(Duration base, Duration max) {
-        if (base.isNegative() || base.isZero() || max.compareTo(base) < 0) {
-            throw new IllegalArgumentException("need 0 < base <= max, got base " + base + ", max " + max);
+        if (base == null || max == null || base.isNegative() || base.isZero() || max.compareTo(base) < 0) {
+            throw new InvalidConfigurationException("retryPolicy",
+                    "retryPolicy exponential needs 0 < base <= max, got base " + base + ", max " + max);
         }
         long baseMillis = base.toMillis();
         long maxMillis = max.toMillis();
@@ -41,10 +47,14 @@ public interface RetryPolicy {
         };
     }
 
-    /** The same delay after every failure. */
+    /**
+     * The same delay after every failure.
+     *
+     * @throws InvalidConfigurationException (option {@code retryPolicy}) when null or negative
+     */
     static RetryPolicy fixed(Duration delay) {
-        if (delay.isNegative()) {
-            throw new IllegalArgumentException("delay must not be negative: " + delay);
+        if (delay == null || delay.isNegative()) {
+            throw new InvalidConfigurationException("retryPolicy", "retryPolicy fixed delay must not be null or negative, got " + delay);
         }
         return failedAttempt -> delay;
     }

@@ -37,6 +37,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
 import javax.sql.DataSource;
 
@@ -44,13 +45,15 @@ import javax.sql.DataSource;
  * The Skipjack client: enqueues jobs and, once {@link #start() started}, runs them.
  *
  * <pre>{@code
+ * static final JobKind<SendEmail> SEND_EMAIL = JobKind.of("send-email", SendEmail.class);
+ *
  * Skipjack skipjack = Skipjack.builder(dataSource)
  *         .queue("default", 8)
- *         .handler("send-email", SendEmail.class, job -> { mailer.send(job.args()); return Outcome.complete(); })
+ *         .handler(SEND_EMAIL, job -> { mailer.send(job.args()); return Outcome.complete(); })
  *         .build();
  * skipjack.migrate();
  * skipjack.start();
- * skipjack.enqueue("send-email", new SendEmail("ada@example.com", "Welcome"));
+ * skipjack.enqueue(SEND_EMAIL, new SendEmail("ada@example.com", "Welcome"));
  * }</pre>
  *
  * Thread-safe. {@link #close()} stops the workers gracefully.
@@ -90,6 +93,8 @@ public final class Skipjack implements AutoCloseable {
     private final ObjectMapper mapper;
     private final ArgsEncoder argsEncoder;
     private final Map<String, RegisteredKind> kinds;
+    /** Kinds enqueued through a handle, resolved once per handle. */
+    private final Map<JobKind<?>, RegisteredKind> handles = new ConcurrentHashMap<>();
     private final List<QueueOptions> queues;
     private final String workerId;
     private final WorkerRuntime.Timing timing;
@@ -109,7 +114,10 @@ public final class Skipjack implements AutoCloseable {
         this.sql = Dialect.POSTGRES.statements(names, b.clock);
         this.mapper = b.mapper;
         this.argsEncoder = new ArgsEncoder(b.mapper);
-        this.kinds = Collections.unmodifiableMap(new LinkedHashMap<>(b.kinds));
+        Map<String, RegisteredKind> registered = new LinkedHashMap<>();
+        b.kinds.forEach((name, k) -> registered.put(name,
+                new RegisteredKind(name, mapper.constructType(k.kind().argsType()), k.options(), k.mode())));
+        this.kinds = Collections.unmodifiableMap(registered);
         this.queues = List.copyOf(b.queues.values());
         this.workerId = b.workerId != null ? b.workerId : defaultWorkerId();
         Duration heartbeat = b.lease.dividedBy(3);
@@ -130,6 +138,7 @@ public final class Skipjack implements AutoCloseable {
         this.inserter = new JobInserter(sql, listenNotify ? InsertNotifications.channel(names) : null);
     }
 
+    /** A builder of a client on {@code dataSource}; every other setting has a default. */
     public static Builder builder(DataSource dataSource) {
         return new Builder(dataSource);
     }
@@ -162,32 +171,88 @@ public final class Skipjack implements AutoCloseable {
 
     // ---------------------------------------------------------------- enqueue
 
-    /** Enqueues one job in its own transaction; returns its id. */
-    public long enqueue(String kind, Object args) {
+    /**
+     * Enqueues one job of {@code kind} in its own transaction, with default options; returns its id.
+     * The kind need not be registered on this client: a client that only enqueues needs nothing
+     * but the handle.
+     *
+     * @throws InvalidArgsException          when the args do not serialize, or would not read back
+     *                                       as the kind's args type
+     * @throws ArgsTooLargeException         when the serialized args exceed {@link Builder#maxArgsBytes(int)}
+     * @throws InvalidConfigurationException (option {@code kind}) when this client registered the
+     *                                       kind's name with another args type than the handle's
+     * @throws SkipjackException             when the insert fails
+     */
+    public <T> long enqueue(JobKind<T> kind, T args) {
         return enqueue(JobRequest.of(kind, args));
     }
 
-    public long enqueue(String kind, Object args, EnqueueOptions options) {
+    /** As {@link #enqueue(JobKind, Object)}, with {@code options} saying where and when it runs. */
+    public <T> long enqueue(JobKind<T> kind, T args, EnqueueOptions options) {
         return enqueue(JobRequest.of(kind, args, options));
-    }
-
-    public long enqueue(JobRequest request) {
-        return enqueueAll(List.of(request)).get(0);
     }
 
     /**
      * Enqueues one job inside the caller's transaction on {@code connection} (F-6): the job exists
      * if and only if that transaction commits. Skipjack does not commit or close the connection.
+     * Throws as {@link #enqueue(JobKind, Object)}.
      */
+    public <T> long enqueue(Connection connection, JobKind<T> kind, T args, EnqueueOptions options) {
+        return enqueueAll(connection, List.of(JobRequest.of(kind, args, options))).get(0);
+    }
+
+    /** As {@link #enqueue(Connection, JobKind, Object, EnqueueOptions)} with default options. */
+    public <T> long enqueue(Connection connection, JobKind<T> kind, T args) {
+        return enqueue(connection, kind, args, EnqueueOptions.defaults());
+    }
+
+    /**
+     * Enqueues one job of the kind named {@code kind}, which this client must have registered (a
+     * handler, or declared with {@link Builder#kind(JobKind)}), in its own transaction; returns
+     * its id. For tools that get kind names as text; code enqueues through a {@link JobKind}.
+     *
+     * @throws UnknownKindException  when this client has not registered the kind
+     * @throws InvalidOptionException when the name is malformed
+     * @throws InvalidArgsException  when the args do not serialize, or would not read back as the
+     *                               kind's args type
+     * @throws ArgsTooLargeException when the serialized args exceed {@link Builder#maxArgsBytes(int)}
+     * @throws SkipjackException     when the insert fails
+     */
+    public long enqueue(String kind, Object args) {
+        return enqueue(JobRequest.of(kind, args));
+    }
+
+    /** As {@link #enqueue(String, Object)}, with {@code options} saying where and when it runs. */
+    public long enqueue(String kind, Object args, EnqueueOptions options) {
+        return enqueue(JobRequest.of(kind, args, options));
+    }
+
+    /** As {@link #enqueue(String, Object, EnqueueOptions)}, inside the caller's transaction on {@code connection}. */
     public long enqueue(Connection connection, String kind, Object args, EnqueueOptions options) {
         return enqueueAll(connection, List.of(JobRequest.of(kind, args, options))).get(0);
     }
 
+    /** As {@link #enqueue(String, Object)}, inside the caller's transaction on {@code connection}. */
     public long enqueue(Connection connection, String kind, Object args) {
         return enqueue(connection, kind, args, EnqueueOptions.defaults());
     }
 
-    /** Enqueues many jobs with multi-row inserts in one transaction; returns ids in request order. */
+    /** Enqueues one request in its own transaction; returns its id. Throws as {@link #enqueueAll(List)}. */
+    public long enqueue(JobRequest request) {
+        return enqueueAll(List.of(request)).get(0);
+    }
+
+    /**
+     * Enqueues many jobs with multi-row inserts in one transaction; returns ids in request order.
+     * Every request is checked before anything is inserted: one bad request inserts none.
+     *
+     * @throws InvalidJobException           ({@link UnknownKindException}, {@link InvalidOptionException},
+     *                                       {@link InvalidArgsException}, {@link ArgsTooLargeException})
+     *                                       for a request refused as {@link #enqueue(String, Object)}
+     *                                       and {@link #enqueue(JobKind, Object)} refuse it
+     * @throws InvalidConfigurationException for a handle that disagrees with this client's registration
+     * @throws SkipjackException             when the insert fails
+     */
     public List<Long> enqueueAll(List<JobRequest> requests) {
         List<InsertRow> rows = validate(requests);
         try {
@@ -199,7 +264,10 @@ public final class Skipjack implements AutoCloseable {
         }
     }
 
-    /** Enqueues many jobs inside the caller's transaction on {@code connection} (F-6). */
+    /**
+     * Enqueues many jobs inside the caller's transaction on {@code connection} (F-6); throws as
+     * {@link #enqueueAll(List)}. Skipjack does not commit or close the connection.
+     */
     public List<Long> enqueueAll(Connection connection, List<JobRequest> requests) {
         List<InsertRow> rows = validate(requests);
         try {
@@ -219,13 +287,7 @@ public final class Skipjack implements AutoCloseable {
     }
 
     private InsertRow validate(JobRequest r) {
-        // Registered kinds were validated at registration: only an unknown name needs the pattern check.
-        RegisteredKind kind = kinds.get(r.kind());
-        if (kind == null) {
-            Limits.requireKindName(r.kind());
-            throw new UnknownKindException("unknown kind '" + r.kind() + "': register a handler for it or declare it"
-                    + " with Builder.kind(\"" + r.kind() + "\", ArgsType.class); known kinds: " + kinds.keySet());
-        }
+        RegisteredKind kind = r.handle() != null ? handles.computeIfAbsent(r.handle(), this::resolve) : registered(r.kind());
         String json;
         try {
             json = argsEncoder.encode(r.args(), kind.argsType());
@@ -246,6 +308,34 @@ public final class Skipjack implements AutoCloseable {
         return new InsertRow(o.queue(), r.kind(), json, o.priority(), maxAttempts, runAt, delay);
     }
 
+    /** A kind enqueued by name: it must be registered here. */
+    private RegisteredKind registered(String name) {
+        // Registered kinds were validated at registration: only an unknown name needs the pattern check.
+        RegisteredKind kind = kinds.get(name);
+        if (kind == null) {
+            Limits.requireKindName(name);
+            throw new UnknownKindException("unknown kind '" + name + "': register a handler for it, declare it"
+                    + " with Builder.kind(JobKind.of(\"" + name + "\", ArgsType.class)), or enqueue through a JobKind;"
+                    + " known kinds: " + kinds.keySet());
+        }
+        return kind;
+    }
+
+    /** A kind enqueued through a handle: the registered kind of that name, or the handle alone with default options. */
+    private RegisteredKind resolve(JobKind<?> handle) {
+        JavaType type = mapper.constructType(handle.argsType());
+        RegisteredKind kind = kinds.get(handle.name());
+        if (kind == null) {
+            return new RegisteredKind(handle.name(), type, KindOptions.defaults(), new ExecutionMode.RunElsewhere());
+        }
+        if (!kind.argsType().equals(type)) {
+            throw new InvalidConfigurationException("kind", "kind '" + handle.name() + "' is registered on this client"
+                    + " with args type " + kind.argsType().toCanonical() + ", but was enqueued through " + handle
+                    + " with args type " + type.toCanonical() + ": one kind name, one args type");
+        }
+        return kind;
+    }
+
     private void wakeLocalFetchers(List<InsertRow> rows) {
         StartedNode node = runtime;
         if (node != null) {
@@ -255,13 +345,21 @@ public final class Skipjack implements AutoCloseable {
 
     // ---------------------------------------------------------------- run
 
-    /** Starts the fetchers, job threads, heartbeat and maintenance. The schema must be migrated. */
+    /**
+     * Starts the fetchers, job threads, heartbeat and maintenance. The schema must be migrated.
+     *
+     * @throws InvalidConfigurationException (option {@code queue}) when the client has no queue
+     * @throws IllegalStateException         when already started
+     * @throws SkipjackException             when the runtime cannot start (e.g. two-phase kinds
+     *                                       without {@code max_prepared_transactions})
+     */
     public synchronized void start() {
         if (runtime != null) {
             throw new IllegalStateException("already started");
         }
         if (queues.isEmpty()) {
-            throw new IllegalStateException("no queues configured: call Builder.queue(name, concurrency)");
+            throw new InvalidConfigurationException("queue",
+                    "no queue configured: call Builder.queue(name, concurrency) before start(); a client that only enqueues needs no start()");
         }
         List<WorkerRuntime.QueueSettings> settings = queues.stream()
                 .map(q -> new WorkerRuntime.QueueSettings(q.name(), q.concurrency(), q.maxBatch())).toList();
@@ -332,10 +430,15 @@ public final class Skipjack implements AutoCloseable {
 
     // ---------------------------------------------------------------- builder
 
-    /** Configures a client. Every setting has a default except the DataSource. */
+    /**
+     * Configures a client. Every setting has a default except the DataSource. Each method checks its
+     * value at once and refuses a bad one with {@link InvalidConfigurationException} naming the
+     * option (its {@link InvalidConfigurationException#option() option()}); a null handler, kind or
+     * options object is a {@link NullPointerException}.
+     */
     public static final class Builder {
         private final DataSource dataSource;
-        private final Map<String, RegisteredKind> kinds = new LinkedHashMap<>();
+        private final Map<String, Registration> kinds = new LinkedHashMap<>();
         private final Map<String, QueueOptions> queues = new LinkedHashMap<>();
         private String schema = "public";
         private String tablePrefix = "skipjack_";
@@ -359,14 +462,24 @@ public final class Skipjack implements AutoCloseable {
             this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
         }
 
-        /** Schema of Skipjack's tables (default {@code public}); validated as an identifier. */
+        /**
+         * Schema of Skipjack's tables (default {@code public}).
+         *
+         * @throws InvalidIdentifierException (option {@code schema}) unless 1-41 of a-z, 0-9 and '_',
+         *                                    not starting with a digit
+         */
         public Builder schema(String schema) {
             new TableNames(schema, tablePrefix);
             this.schema = schema;
             return this;
         }
 
-        /** Prefix of Skipjack's table names (default {@code skipjack_}); validated as an identifier. */
+        /**
+         * Prefix of Skipjack's table names (default {@code skipjack_}).
+         *
+         * @throws InvalidIdentifierException (option {@code tablePrefix}) unless 0-21 of a-z, 0-9 and
+         *                                    '_', not starting with a digit
+         */
         public Builder tablePrefix(String prefix) {
             new TableNames(schema, prefix);
             this.tablePrefix = prefix;
@@ -383,122 +496,186 @@ public final class Skipjack implements AutoCloseable {
             return this;
         }
 
-        /** Works queue {@code name} with {@code concurrency} jobs at once in this process. */
+        /**
+         * Works queue {@code name} with {@code concurrency} jobs at once in this process.
+         *
+         * @throws InvalidConfigurationException (option {@code queue(name)} or
+         *                                       {@code queue(concurrency)}) as {@link QueueOptions#of}
+         */
         public Builder queue(String name, int concurrency) {
             return queue(QueueOptions.of(name, concurrency));
         }
 
+        /** Works the queue {@code options} describe; a later call for the same queue name replaces it. */
         public Builder queue(QueueOptions options) {
             queues.put(options.name(), options);
             return this;
         }
 
-        /** Registers a lease-mode handler for {@code kind}, whose args deserialize to {@code argsType}. */
-        public <T> Builder handler(String kind, Class<T> argsType, JobHandler<T> handler) {
-            return handler(kind, argsType, KindOptions.defaults(), handler);
+        /**
+         * Registers a lease-mode handler for {@code kind} with default {@link KindOptions}: the job is
+         * claimed with a lease that heartbeats extend while the handler runs.
+         *
+         * @throws InvalidConfigurationException (option {@code kind}) when a kind of that name is
+         *                                       already registered
+         */
+        public <T> Builder handler(JobKind<T> kind, JobHandler<T> handler) {
+            return handler(kind, KindOptions.defaults(), handler);
         }
 
+        /** As {@link #handler(JobKind, JobHandler)}, with {@code options} (timeout, retry policy, max attempts). */
         @SuppressWarnings("unchecked")
-        public <T> Builder handler(String kind, Class<T> argsType, KindOptions options, JobHandler<T> handler) {
+        public <T> Builder handler(JobKind<T> kind, KindOptions options, JobHandler<T> handler) {
             Objects.requireNonNull(handler, "handler");
-            return register(kind, argsType, options, new ExecutionMode.Lease((JobHandler<Object>) handler));
+            return register(kind, options, new ExecutionMode.Lease((JobHandler<Object>) handler));
         }
 
-        /** Registers a transactional-mode handler (F-4): its writes on the given connection commit with the job. */
-        public <T> Builder transactionalHandler(String kind, Class<T> argsType, TransactionalJobHandler<T> handler) {
-            return transactionalHandler(kind, argsType, KindOptions.defaults(), handler);
+        /**
+         * Registers a transactional-mode handler (F-4) for {@code kind}: its writes on the given
+         * connection commit with the job, or not at all.
+         *
+         * @throws InvalidConfigurationException (option {@code kind}) when a kind of that name is
+         *                                       already registered
+         */
+        public <T> Builder transactionalHandler(JobKind<T> kind, TransactionalJobHandler<T> handler) {
+            return transactionalHandler(kind, KindOptions.defaults(), handler);
         }
 
+        /** As {@link #transactionalHandler(JobKind, TransactionalJobHandler)}, with {@code options}. */
         @SuppressWarnings("unchecked")
-        public <T> Builder transactionalHandler(String kind, Class<T> argsType, KindOptions options,
-                                                TransactionalJobHandler<T> handler) {
+        public <T> Builder transactionalHandler(JobKind<T> kind, KindOptions options, TransactionalJobHandler<T> handler) {
             Objects.requireNonNull(handler, "handler");
-            return register(kind, argsType, options,
-                    new ExecutionMode.Transactional((TransactionalJobHandler<Object>) handler));
+            return register(kind, options, new ExecutionMode.Transactional((TransactionalJobHandler<Object>) handler));
         }
 
-        /** Registers a two-phase handler (F-5): database work, PREPARE, an outside call, COMMIT PREPARED. */
-        public <T> Builder twoPhaseHandler(String kind, Class<T> argsType, TwoPhaseJobHandler<T> handler) {
-            return twoPhaseHandler(kind, argsType, KindOptions.defaults(), handler);
+        /**
+         * Registers a two-phase handler (F-5) for {@code kind}: database work, PREPARE, an outside
+         * call, COMMIT PREPARED. {@link #build()} does not need the server's
+         * {@code max_prepared_transactions}; {@link Skipjack#start()} does.
+         *
+         * @throws InvalidConfigurationException (option {@code kind}) when a kind of that name is
+         *                                       already registered
+         */
+        public <T> Builder twoPhaseHandler(JobKind<T> kind, TwoPhaseJobHandler<T> handler) {
+            return twoPhaseHandler(kind, KindOptions.defaults(), handler);
         }
 
+        /** As {@link #twoPhaseHandler(JobKind, TwoPhaseJobHandler)}, with {@code options}. */
         @SuppressWarnings("unchecked")
-        public <T> Builder twoPhaseHandler(String kind, Class<T> argsType, KindOptions options,
-                                           TwoPhaseJobHandler<T> handler) {
+        public <T> Builder twoPhaseHandler(JobKind<T> kind, KindOptions options, TwoPhaseJobHandler<T> handler) {
             Objects.requireNonNull(handler, "handler");
-            return register(kind, argsType, options, new ExecutionMode.TwoPhase((TwoPhaseJobHandler<Object>) handler));
+            return register(kind, options, new ExecutionMode.TwoPhase((TwoPhaseJobHandler<Object>) handler));
         }
 
-        /** Declares a kind this client enqueues but does not run (another service has the handler). */
-        public <T> Builder kind(String kind, Class<T> argsType) {
-            return kind(kind, argsType, KindOptions.defaults());
+        /**
+         * Declares a kind this client enqueues but does not run (another service has the handler),
+         * with default {@link KindOptions}. Enqueueing through the handle needs no declaration;
+         * declare a kind to enqueue it by name ({@link Skipjack#enqueue(String, Object)}), to list
+         * it in {@link Skipjack#kinds()}, or to give its jobs the max attempts of {@code options}.
+         *
+         * @throws InvalidConfigurationException (option {@code kind}) when a kind of that name is
+         *                                       already registered
+         */
+        public Builder kind(JobKind<?> kind) {
+            return kind(kind, KindOptions.defaults());
         }
 
-        public <T> Builder kind(String kind, Class<T> argsType, KindOptions options) {
-            return register(kind, argsType, options, new ExecutionMode.RunElsewhere());
+        /** As {@link #kind(JobKind)}, with {@code options}. */
+        public Builder kind(JobKind<?> kind, KindOptions options) {
+            return register(kind, options, new ExecutionMode.RunElsewhere());
         }
 
-        private Builder register(String kind, Class<?> argsType, KindOptions options, ExecutionMode mode) {
-            Limits.requireKindName(kind);
-            Objects.requireNonNull(argsType, "argsType");
+        private Builder register(JobKind<?> kind, KindOptions options, ExecutionMode mode) {
+            Objects.requireNonNull(kind, "kind");
             Objects.requireNonNull(options, "options");
-            if (kinds.containsKey(kind)) {
-                throw new IllegalArgumentException("kind '" + kind + "' is already registered");
+            Registration earlier = kinds.get(kind.name());
+            if (earlier != null) {
+                throw new InvalidConfigurationException("kind", "kind '" + kind.name() + "' is already registered"
+                        + (earlier.kind().equals(kind) ? "" : " as " + earlier.kind() + ", now as " + kind)
+                        + ": register each kind once");
             }
-            JavaType type = mapper.constructType(argsType);
-            kinds.put(kind, new RegisteredKind(kind, type, options, mode));
+            kinds.put(kind.name(), new Registration(kind, options, mode));
             return this;
         }
 
-        /** The JSON mapper for args; set it before registering kinds. */
+        /** The JSON mapper for args (default: Jackson's with the modules on the class path). */
         public Builder objectMapper(ObjectMapper mapper) {
-            if (!kinds.isEmpty()) {
-                throw new IllegalStateException("set the ObjectMapper before registering kinds");
-            }
             this.mapper = Objects.requireNonNull(mapper, "mapper");
             return this;
         }
 
-        /** The id recorded on claimed jobs (default: host, pid and a random suffix). */
+        /**
+         * The id recorded on claimed jobs (default: host, pid and a random suffix).
+         *
+         * @throws InvalidConfigurationException (option {@code workerId}) unless 1-200 printable characters
+         */
         public Builder workerId(String workerId) {
             if (workerId == null || workerId.isBlank() || workerId.length() > 200
                     || workerId.chars().anyMatch(Character::isISOControl)) {
-                throw new InvalidOptionException("workerId must be 1-200 printable characters, got " + Limits.quote(workerId));
+                throw new InvalidConfigurationException("workerId", "workerId must be 1-200 printable characters, got " + Limits.quote(workerId));
             }
             this.workerId = workerId;
             return this;
         }
 
-        /** Lease of a claimed job (default 15 s); heartbeats extend it every third of it. At least 1 s. */
+        /**
+         * Lease of a claimed job (default 15 s); heartbeats extend it every third of it.
+         *
+         * @throws InvalidConfigurationException (option {@code lease}) when null or under 1 s
+         */
         public Builder lease(Duration lease) {
             this.lease = requireAtLeast("lease", lease, Duration.ofSeconds(1));
             return this;
         }
 
+        /**
+         * How often an idle node looks for work when nothing woke it (default 1 s).
+         *
+         * @throws InvalidConfigurationException (option {@code pollInterval}) when null or under 10 ms
+         */
         public Builder pollInterval(Duration interval) {
             this.pollInterval = requireAtLeast("pollInterval", interval, Duration.ofMillis(10));
             return this;
         }
 
+        /**
+         * How often the maintenance leader returns jobs with expired leases (default 2 s).
+         *
+         * @throws InvalidConfigurationException (option {@code rescueInterval}) when null or under 100 ms
+         */
         public Builder rescueInterval(Duration interval) {
             this.rescueInterval = requireAtLeast("rescueInterval", interval, Duration.ofMillis(100));
             return this;
         }
 
+        /**
+         * How often each node makes due scheduled and retryable jobs available (default 250 ms).
+         *
+         * @throws InvalidConfigurationException (option {@code promoteInterval}) when null or under 10 ms
+         */
         public Builder promoteInterval(Duration interval) {
             this.promoteInterval = requireAtLeast("promoteInterval", interval, Duration.ofMillis(10));
             return this;
         }
 
+        /**
+         * How long {@link Skipjack#close()} lets running jobs finish before handing them back (default 10 s).
+         *
+         * @throws InvalidConfigurationException (option {@code shutdownTimeout}) when null or negative
+         */
         public Builder shutdownTimeout(Duration timeout) {
             this.shutdownTimeout = requireAtLeast("shutdownTimeout", timeout, Duration.ZERO);
             return this;
         }
 
-        /** Largest serialized args accepted at enqueue, in bytes (default 256 KiB). */
+        /**
+         * Largest serialized args accepted at enqueue, in bytes (default 256 KiB).
+         *
+         * @throws InvalidConfigurationException (option {@code maxArgsBytes}) unless 2 bytes to 64 MiB
+         */
         public Builder maxArgsBytes(int bytes) {
             if (bytes < 2 || bytes > 64 * 1024 * 1024) {
-                throw new InvalidOptionException("maxArgsBytes must be between 2 and 64 MiB, got " + bytes);
+                throw new InvalidConfigurationException("maxArgsBytes", "maxArgsBytes must be between 2 and 64 MiB, got " + bytes);
             }
             this.maxArgsBytes = bytes;
             return this;
@@ -523,17 +700,20 @@ public final class Skipjack implements AutoCloseable {
          * never deletes that state; {@code Duration.ZERO} deletes at the next pruning round.
          * Only started clients prune, and only the one that leads maintenance.
          *
-         * @throws InvalidOptionException for a state that is not terminal, a null or negative
-         *                                duration, or one over 100 years other than {@code KEEP_FOREVER}
+         * @throws InvalidConfigurationException (option {@code retention(STATE)}, e.g.
+         *                                       {@code retention(DISCARDED)}) for a state that is not
+         *                                       terminal, a null or negative duration, or one over
+         *                                       100 years other than {@code KEEP_FOREVER}
          */
         public Builder retention(JobState terminalState, Duration keepFor) {
+            String option = "retention(" + terminalState + ")";
             if (terminalState == null || !terminalState.isTerminal()) {
-                throw new InvalidOptionException("retention applies to terminal states (COMPLETED, CANCELLED,"
+                throw new InvalidConfigurationException(option, "retention applies to terminal states (COMPLETED, CANCELLED,"
                         + " DISCARDED) only, got " + terminalState + ": other jobs are never deleted by age");
             }
             if (keepFor == null || keepFor.isNegative()
                     || (keepFor.compareTo(MAX_RETENTION) > 0 && !keepFor.equals(KEEP_FOREVER))) {
-                throw new InvalidOptionException("retention of " + terminalState + " jobs must be between 0 and "
+                throw new InvalidConfigurationException(option, "retention of " + terminalState + " jobs must be between 0 and "
                         + MAX_RETENTION.toDays() + " days, or Skipjack.KEEP_FOREVER, got " + keepFor);
             }
             retention.put(terminalState, keepFor);
@@ -542,26 +722,33 @@ public final class Skipjack implements AutoCloseable {
 
         /**
          * How often the maintenance leader deletes jobs past their retention (default 10 s); each
-         * round deletes at most 100,000 jobs in batches of 1,000. At least 100 ms.
+         * round deletes at most 100,000 jobs in batches of 1,000.
+         *
+         * @throws InvalidConfigurationException (option {@code pruneInterval}) when null or under 100 ms
          */
         public Builder pruneInterval(Duration interval) {
             this.pruneInterval = requireAtLeast("pruneInterval", interval, Duration.ofMillis(100));
             return this;
         }
 
+        /** The client; it enqueues at once, and runs jobs after {@link Skipjack#start()}. */
         public Skipjack build() {
             return new Skipjack(this);
         }
 
         private static Duration requireAtLeast(String name, Duration value, Duration min) {
             if (value == null || value.compareTo(min) < 0) {
-                throw new InvalidOptionException(name + " must be at least " + min + ", got " + value);
+                throw new InvalidConfigurationException(name, name + " must be at least " + min + ", got " + value);
             }
             return value;
         }
+
+        /** A kind as registered: the mapper makes its args type a JavaType at {@link #build()}. */
+        private record Registration(JobKind<?> kind, KindOptions options, ExecutionMode mode) {
+        }
     }
 
-    /** Kinds registered with this client, for tools. */
+    /** Names of the kinds registered with this client (handlers and declared kinds), for tools. */
     public Set<String> kinds() {
         return kinds.keySet();
     }

@@ -32,7 +32,7 @@ class AcknowledgementBackpressureTest extends DatabaseTest {
         AtomicInteger handled = new AtomicInteger();
         Skipjack worker = client(builder().queue(new QueueOptions("default", CONCURRENCY, MAX_BATCH))
                 .lease(Duration.ofMinutes(10))
-                .handler("work", Args.class, job -> {
+                .handler(JobKind.of("work", Args.class), job -> {
                     handled.incrementAndGet();
                     return Outcome.complete();
                 }));

@@ -23,7 +23,7 @@ class AdminActionsTest extends DatabaseTest {
     private static final Duration WAIT = Duration.ofSeconds(15);
 
     private Skipjack declaredOnly() {
-        return client(builder().kind("work", Args.class));
+        return client(builder().kind(JobKind.of("work", Args.class)));
     }
 
     private String state(long id) {
@@ -32,10 +32,10 @@ class AdminActionsTest extends DatabaseTest {
 
     @Test
     void retryOfADiscardedJobMakesItAvailableWithOneMoreAttemptAndAWorkerRunsIt() {
-        Skipjack s = client(builder().queue("default", 2).handler("work", Args.class,
+        Skipjack s = client(builder().queue("default", 2).handler(JobKind.of("work", Args.class),
                 job -> job.attempt() == 1 ? Outcome.discard("bad input") : Outcome.complete()));
         s.start();
-        long id = s.enqueue("work", new Args(1), EnqueueOptions.defaults().maxAttempts(1));
+        long id = s.enqueue("work", new Args(1), EnqueueOptions.defaults().withMaxAttempts(1));
         await("discarded", WAIT, () -> state(id).equals("discarded"));
 
         assertThat(s.admin().retry(id)).isTrue();
@@ -54,7 +54,7 @@ class AdminActionsTest extends DatabaseTest {
         Skipjack s = declaredOnly();
         SkipjackAdmin admin = s.admin();
         long available = s.enqueue("work", new Args(1));
-        long scheduled = s.enqueue("work", new Args(2), EnqueueOptions.defaults().delay(Duration.ofHours(1)));
+        long scheduled = s.enqueue("work", new Args(2), EnqueueOptions.defaults().withDelay(Duration.ofHours(1)));
         long completed = s.enqueue("work", new Args(3));
         execute("UPDATE " + jobsTable() + " SET state = 'completed', finished_at = now() WHERE id = " + completed);
 
@@ -88,7 +88,7 @@ class AdminActionsTest extends DatabaseTest {
     void cancellingARunningJobIgnoresItsLaterOutcome() throws Exception {
         CountDownLatch started = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
-        Skipjack s = client(builder().queue("default", 1).handler("work", Args.class, job -> {
+        Skipjack s = client(builder().queue("default", 1).handler(JobKind.of("work", Args.class), job -> {
             started.countDown();
             release.await(WAIT.toSeconds(), TimeUnit.SECONDS);
             return Outcome.complete();
@@ -139,8 +139,8 @@ class AdminActionsTest extends DatabaseTest {
 
     @Test
     void pausedQueueIsNotClaimedOnAnyNodeUntilResumed() {
-        Skipjack nodeA = client(builder().queue("reports", 2).queue("mail", 2).handler("work", Args.class, j -> Outcome.complete()));
-        Skipjack nodeB = client(builder().queue("reports", 2).queue("mail", 2).handler("work", Args.class, j -> Outcome.complete()));
+        Skipjack nodeA = client(builder().queue("reports", 2).queue("mail", 2).handler(JobKind.of("work", Args.class), j -> Outcome.complete()));
+        Skipjack nodeB = client(builder().queue("reports", 2).queue("mail", 2).handler(JobKind.of("work", Args.class), j -> Outcome.complete()));
         nodeA.start();
         nodeA.admin().pause("reports");
         nodeB.start(); // starts with the queue already paused
@@ -149,12 +149,12 @@ class AdminActionsTest extends DatabaseTest {
         long pausedAt = System.nanoTime();
         await("pause to be seen", WAIT, () -> System.nanoTime() - pausedAt > 2 * dev.skipjack.internal.pause.PausedQueues
                 .REFRESH_INTERVAL.toNanos());
-        EnqueueOptions reports = EnqueueOptions.defaults().queue("reports");
+        EnqueueOptions reports = EnqueueOptions.defaults().withQueue("reports");
         List<Long> held = new ArrayList<>();
         for (int i = 0; i < 20; i++) {
             held.add(nodeA.enqueue("work", new Args(i), reports));
         }
-        long mail = nodeB.enqueue("work", new Args(0), EnqueueOptions.defaults().queue("mail"));
+        long mail = nodeB.enqueue("work", new Args(0), EnqueueOptions.defaults().withQueue("mail"));
         await("the other queue to keep running", WAIT, () -> state(mail).equals("completed"));
         long afterControl = System.nanoTime();
         await("two poll intervals", WAIT, () -> System.nanoTime() - afterControl > Duration.ofMillis(300).toNanos());

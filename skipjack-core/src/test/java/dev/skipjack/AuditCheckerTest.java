@@ -26,7 +26,7 @@ class AuditCheckerTest extends DatabaseTest {
 
     @BeforeEach
     void fiveCompletedJobsWithCleanAudit() throws SQLException {
-        Skipjack producer = client(builder().kind("audit", Object.class));
+        Skipjack producer = client(builder().kind(JobKind.of("audit", Object.class)));
         ids = producer.enqueueAll(List.of(JobRequest.of("audit", 1), JobRequest.of("audit", 2),
                 JobRequest.of("audit", 3), JobRequest.of("audit", 4), JobRequest.of("audit", 5)));
         audit = new AuditTables(new TableNames(schema, "skipjack_"));

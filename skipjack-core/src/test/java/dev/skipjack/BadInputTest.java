@@ -33,7 +33,7 @@ class BadInputTest extends DatabaseTest {
     private static final Duration WAIT = Duration.ofSeconds(15);
 
     private Skipjack enqueuer() {
-        return client(builder().kind("payment", Payment.class).kind("note", Note.class));
+        return client(builder().kind(JobKind.of("payment", Payment.class)).kind(JobKind.of("note", Note.class)));
     }
 
     private long jobCount() {
@@ -56,7 +56,7 @@ class BadInputTest extends DatabaseTest {
         Skipjack s = enqueuer();
         assertThatThrownBy(() -> s.enqueue("pay ment; drop", new Payment(1, "EUR")))
                 .isInstanceOf(InvalidOptionException.class);
-        assertThatThrownBy(() -> s.enqueue(null, new Payment(1, "EUR"))).isInstanceOf(InvalidOptionException.class);
+        assertThatThrownBy(() -> s.enqueue((String) null, new Payment(1, "EUR"))).isInstanceOf(InvalidOptionException.class);
         assertThat(jobCount()).isZero();
     }
 
@@ -96,7 +96,7 @@ class BadInputTest extends DatabaseTest {
 
     @Test
     void oversizedArgsAreRefused() {
-        Skipjack s = client(builder().kind("note", Note.class).maxArgsBytes(1000));
+        Skipjack s = client(builder().kind(JobKind.of("note", Note.class)).maxArgsBytes(1000));
         assertThatThrownBy(() -> s.enqueue("note", new Note("x".repeat(2000))))
                 .isInstanceOf(ArgsTooLargeException.class)
                 .hasMessageContaining("1000");
@@ -105,7 +105,7 @@ class BadInputTest extends DatabaseTest {
 
     @Test
     void argsSizeLimitIsInUtf8BytesAndInclusive() {
-        Skipjack s = client(builder().kind("note", Note.class).maxArgsBytes(1000));
+        Skipjack s = client(builder().kind(JobKind.of("note", Note.class)).maxArgsBytes(1000));
         // {"text":"..."} is 11 bytes of JSON around the text.
         assertThatCode(() -> s.enqueue("note", new Note("x".repeat(989)))).doesNotThrowAnyException();
         assertThatThrownBy(() -> s.enqueue("note", new Note("x".repeat(990)))).isInstanceOf(ArgsTooLargeException.class);
@@ -128,22 +128,22 @@ class BadInputTest extends DatabaseTest {
     @ParameterizedTest
     @ValueSource(ints = {-1, 101, Integer.MIN_VALUE, Integer.MAX_VALUE})
     void priorityOutOfRangeIsRefused(int priority) {
-        assertThatThrownBy(() -> EnqueueOptions.defaults().priority(priority)).isInstanceOf(InvalidOptionException.class);
+        assertThatThrownBy(() -> EnqueueOptions.defaults().withPriority(priority)).isInstanceOf(InvalidOptionException.class);
     }
 
     @Test
     void priorityBoundsAreAccepted() {
         Skipjack s = enqueuer();
-        s.enqueue("note", new Note("a"), EnqueueOptions.defaults().priority(0));
-        s.enqueue("note", new Note("b"), EnqueueOptions.defaults().priority(100));
+        s.enqueue("note", new Note("a"), EnqueueOptions.defaults().withPriority(0));
+        s.enqueue("note", new Note("b"), EnqueueOptions.defaults().withPriority(100));
         assertThat(queryLong("SELECT count(*) FROM " + jobsTable() + " WHERE priority IN (0, 100)")).isEqualTo(2);
     }
 
     @ParameterizedTest
     @ValueSource(ints = {0, -1, Limits.MAX_ATTEMPTS + 1})
     void maxAttemptsOutOfRangeIsRefused(int maxAttempts) {
-        assertThatThrownBy(() -> EnqueueOptions.defaults().maxAttempts(maxAttempts)).isInstanceOf(InvalidOptionException.class);
-        assertThatThrownBy(() -> KindOptions.defaults().maxAttempts(maxAttempts)).isInstanceOf(InvalidOptionException.class);
+        assertThatThrownBy(() -> EnqueueOptions.defaults().withMaxAttempts(maxAttempts)).isInstanceOf(InvalidOptionException.class);
+        assertThatThrownBy(() -> KindOptions.defaults().withMaxAttempts(maxAttempts)).isInstanceOf(InvalidConfigurationException.class).hasFieldOrPropertyWithValue("option", "maxAttempts");
     }
 
     @ParameterizedTest
@@ -151,33 +151,72 @@ class BadInputTest extends DatabaseTest {
     @ValueSource(strings = {"", "UPPER", "a b", "x;drop table", "-leading-dash", "queue\n", "ünïcode",
             "a-very-long-queue-name-that-goes-on-and-on-and-on-past-sixty-four-chars"})
     void invalidQueueNameIsRefused(String queue) {
-        assertThatThrownBy(() -> EnqueueOptions.defaults().queue(queue)).isInstanceOf(InvalidOptionException.class);
-        assertThatThrownBy(() -> QueueOptions.of(queue, 1)).isInstanceOf(InvalidOptionException.class);
+        assertThatThrownBy(() -> EnqueueOptions.defaults().withQueue(queue)).isInstanceOf(InvalidOptionException.class);
+        assertThatThrownBy(() -> QueueOptions.of(queue, 1)).isInstanceOf(InvalidConfigurationException.class).hasFieldOrPropertyWithValue("option", "queue(name)");
     }
 
     @Test
     void negativeDelayIsRefused() {
-        assertThatThrownBy(() -> EnqueueOptions.defaults().delay(Duration.ofMillis(-1))).isInstanceOf(InvalidOptionException.class);
-        assertThatThrownBy(() -> EnqueueOptions.defaults().delay(null)).isInstanceOf(InvalidOptionException.class);
-        assertThatThrownBy(() -> EnqueueOptions.defaults().runAt(null)).isInstanceOf(InvalidOptionException.class);
+        assertThatThrownBy(() -> EnqueueOptions.defaults().withDelay(Duration.ofMillis(-1))).isInstanceOf(InvalidOptionException.class);
+        assertThatThrownBy(() -> EnqueueOptions.defaults().withDelay(null)).isInstanceOf(InvalidOptionException.class);
+        assertThatThrownBy(() -> EnqueueOptions.defaults().withRunAt(null)).isInstanceOf(InvalidOptionException.class);
     }
 
     @Test
     void absurdDelayIsRefused() {
-        assertThatThrownBy(() -> EnqueueOptions.defaults().delay(Duration.ofDays(365L * 1000)))
+        assertThatThrownBy(() -> EnqueueOptions.defaults().withDelay(Duration.ofDays(365L * 1000)))
                 .isInstanceOf(InvalidOptionException.class);
     }
 
     @Test
-    void invalidKindAndQueueSettingsAreRefused() {
-        assertThatThrownBy(() -> KindOptions.defaults().timeout(Duration.ZERO)).isInstanceOf(InvalidOptionException.class);
-        assertThatThrownBy(() -> KindOptions.defaults().timeout(Duration.ofSeconds(-1))).isInstanceOf(InvalidOptionException.class);
-        assertThatThrownBy(() -> QueueOptions.of("default", 0)).isInstanceOf(InvalidOptionException.class);
-        assertThatThrownBy(() -> new QueueOptions("default", 1, 0)).isInstanceOf(InvalidOptionException.class);
-        assertThatThrownBy(() -> builder().lease(Duration.ofMillis(999))).isInstanceOf(InvalidOptionException.class);
-        assertThatThrownBy(() -> builder().maxArgsBytes(1)).isInstanceOf(InvalidOptionException.class);
-        assertThatThrownBy(() -> builder().workerId(" ")).isInstanceOf(InvalidOptionException.class);
-        assertThatThrownBy(() -> builder().handler("bad kind", Note.class, job -> null)).isInstanceOf(InvalidOptionException.class);
+    void invalidConfigurationIsRefusedNamingTheOption() {
+        assertRefused("timeout", () -> KindOptions.defaults().withTimeout(Duration.ZERO));
+        assertRefused("timeout", () -> KindOptions.defaults().withTimeout(Duration.ofSeconds(-1)));
+        assertRefused("retryPolicy", () -> KindOptions.defaults().withRetryPolicy(null));
+        assertRefused("retryPolicy", () -> RetryPolicy.exponential(Duration.ZERO, Duration.ofSeconds(1)));
+        assertRefused("retryPolicy", () -> RetryPolicy.exponential(Duration.ofSeconds(2), Duration.ofSeconds(1)));
+        assertRefused("retryPolicy", () -> RetryPolicy.fixed(Duration.ofMillis(-1)));
+        assertRefused("queue(concurrency)", () -> QueueOptions.of("default", 0));
+        assertRefused("queue(concurrency)", () -> builder().queue("default", 10_001));
+        assertRefused("queue(maxBatch)", () -> new QueueOptions("default", 1, 0));
+        assertRefused("queue(maxBatch)", () -> QueueOptions.of("default", 1).withMaxBatch(1001));
+        assertRefused("lease", () -> builder().lease(Duration.ofMillis(999)));
+        assertRefused("pollInterval", () -> builder().pollInterval(null));
+        assertRefused("rescueInterval", () -> builder().rescueInterval(Duration.ofMillis(99)));
+        assertRefused("promoteInterval", () -> builder().promoteInterval(Duration.ZERO));
+        assertRefused("shutdownTimeout", () -> builder().shutdownTimeout(Duration.ofSeconds(-1)));
+        assertRefused("maxArgsBytes", () -> builder().maxArgsBytes(1));
+        assertRefused("workerId", () -> builder().workerId(" "));
+        assertRefused("kind", () -> builder().handler(JobKind.of("bad kind", Note.class), job -> null));
+        assertRefused("schema", () -> builder().schema("Bad Schema"));
+        assertRefused("tablePrefix", () -> builder().tablePrefix("Bad-"));
+    }
+
+    @Test
+    void aKindRegisteredTwiceIsRefused() {
+        JobKind<Note> note = JobKind.of("note", Note.class);
+        assertRefused("kind", () -> builder().handler(note, job -> Outcome.complete()).kind(note));
+        assertThatThrownBy(() -> builder().kind(note).transactionalHandler(JobKind.of("note", Payment.class), (job, tx) -> null))
+                .hasMessageContaining("Note").hasMessageContaining("Payment");
+    }
+
+    @Test
+    void startWithoutAQueueIsRefused() {
+        Skipjack s = client(builder().handler(JobKind.of("note", Note.class), job -> Outcome.complete()));
+        assertRefused("queue", s::start);
+    }
+
+    private static void assertRefused(String option, org.assertj.core.api.ThrowableAssert.ThrowingCallable call) {
+        assertThatThrownBy(call).as(option)
+                .isInstanceOf(InvalidConfigurationException.class)
+                .hasFieldOrPropertyWithValue("option", option)
+                .satisfies(e -> assertThat(e.getMessage().replace(" ", "").toLowerCase())
+                        .as("the message names the option").contains(optionWord(option)));
+    }
+
+    /** {@code queue(maxBatch)} is named "maxBatch" in the message, {@code tablePrefix} "table prefix". */
+    private static String optionWord(String option) {
+        return option.replaceAll("^\\w+\\((\\w+)\\)$", "$1").toLowerCase();
     }
 
     @ParameterizedTest
@@ -200,7 +239,7 @@ class BadInputTest extends DatabaseTest {
     @Test
     void validCustomSchemaAndPrefixWork() {
         String custom = schema + "_x";
-        Skipjack s = client(Skipjack.builder(dataSource).schema(custom).tablePrefix("q_").kind("note", Note.class));
+        Skipjack s = client(Skipjack.builder(dataSource).schema(custom).tablePrefix("q_").kind(JobKind.of("note", Note.class)));
         long id = s.enqueue("note", new Note("hi"));
         assertThat(queryLong("SELECT count(*) FROM \"" + custom + "\".q_jobs WHERE id = ?", id)).isEqualTo(1);
         execute("DROP SCHEMA \"" + custom + "\" CASCADE");
@@ -225,13 +264,13 @@ class BadInputTest extends DatabaseTest {
     /** One slot, so a dead worker loop or a leaked slot would stop the healthy jobs too. */
     private Skipjack singleSlotWorker() {
         return client(builder().queue("default", 1)
-                .handler("payment", Payment.class, job -> Outcome.complete())
-                .handler("note", Note.class, job -> Outcome.complete()));
+                .handler(JobKind.of("payment", Payment.class), job -> Outcome.complete())
+                .handler(JobKind.of("note", Note.class), job -> Outcome.complete()));
     }
 
     private void assertHealthyJobsComplete(Skipjack s) {
-        long before = s.enqueue("note", new Note("before"), EnqueueOptions.defaults().priority(0));
-        long after = s.enqueue("note", new Note("after"), EnqueueOptions.defaults().priority(100));
+        long before = s.enqueue("note", new Note("before"), EnqueueOptions.defaults().withPriority(0));
+        long after = s.enqueue("note", new Note("after"), EnqueueOptions.defaults().withPriority(100));
         await("healthy jobs completed", WAIT, () -> JobRow.load(dataSource, schema, before).state().equals("completed")
                 && JobRow.load(dataSource, schema, after).state().equals("completed"));
     }
@@ -258,9 +297,9 @@ class BadInputTest extends DatabaseTest {
 
     @Test
     void jobOfAKindThisClientOnlyDeclaresIsLeftForTheServiceThatHandlesIt() throws Exception {
-        Skipjack s = client(builder().queue("default", 1).kind("elsewhere", Note.class)
-                .handler("note", Note.class, job -> Outcome.complete()));
-        long id = s.enqueue("elsewhere", new Note("x"), EnqueueOptions.defaults().maxAttempts(1).priority(0));
+        Skipjack s = client(builder().queue("default", 1).kind(JobKind.of("elsewhere", Note.class))
+                .handler(JobKind.of("note", Note.class), job -> Outcome.complete()));
+        long id = s.enqueue("elsewhere", new Note("x"), EnqueueOptions.defaults().withMaxAttempts(1).withPriority(0));
         s.start();
         // Healthy jobs enqueued after it, at a lower priority, run; the declared-only job is not claimed.
         assertHealthyJobsComplete(s);
@@ -315,11 +354,11 @@ class BadInputTest extends DatabaseTest {
     void rowWithJsonNullArgsIsDiscardedAsInvalidArgs() throws Exception {
         java.util.concurrent.atomic.AtomicInteger handlerCalls = new java.util.concurrent.atomic.AtomicInteger();
         Skipjack s = client(builder().queue("default", 1)
-                .handler("payment", Payment.class, job -> {
+                .handler(JobKind.of("payment", Payment.class), job -> {
                     handlerCalls.incrementAndGet();
                     return Outcome.complete();
                 })
-                .handler("note", Note.class, job -> Outcome.complete()));
+                .handler(JobKind.of("note", Note.class), job -> Outcome.complete()));
         long nul = insertRaw("payment", "null", 25);
         s.start();
         assertHealthyJobsComplete(s);
@@ -332,8 +371,8 @@ class BadInputTest extends DatabaseTest {
     @Test
     void badRowsOfATransactionalKindAreDiscardedToo() throws Exception {
         Skipjack s = client(builder().queue("default", 1)
-                .transactionalHandler("payment", Payment.class, (job, tx) -> Outcome.complete())
-                .handler("note", Note.class, job -> Outcome.complete()));
+                .transactionalHandler(JobKind.of("payment", Payment.class), (job, tx) -> Outcome.complete())
+                .handler(JobKind.of("note", Note.class), job -> Outcome.complete()));
         long bad = insertRaw("payment", "{\"cents\": \"a lot\"}", 25);
         long good = s.enqueue("payment", new Payment(5, "EUR"));
         s.start();

@@ -39,7 +39,7 @@ class BatchUpdatePlanTest extends DatabaseTest {
             "extend_leases, generic, stale", "extend_leases, custom, stale",
             "extend_leases, generic, fresh", "extend_leases, custom, fresh"})
     void batchUpdatesOfRunningJobsUseThePrimaryKey(String statement, String planKind, String statistics) throws Exception {
-        client(builder().kind("k", Object.class));
+        client(builder().kind(JobKind.of("k", Object.class)));
         // Statistics say no job runs (stale)...
         execute("INSERT INTO " + jobsTable() + " (queue, kind, args, state, attempt, finished_at)"
                 + " SELECT 'default', 'k', '{}', 'completed', 1, now() FROM generate_series(1, " + RUNNING + ")");

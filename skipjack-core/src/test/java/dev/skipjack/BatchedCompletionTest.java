@@ -39,7 +39,7 @@ class BatchedCompletionTest extends DatabaseTest {
 
     @BeforeEach
     void setUp() {
-        enqueuer = client(builder().kind("work", Args.class));
+        enqueuer = client(builder().kind(JobKind.of("work", Args.class)));
         sql = Dialect.POSTGRES.statements(new TableNames(schema, "skipjack_"), new DatabaseClock());
         writer = new CompletionWriter(sql);
     }
@@ -196,7 +196,7 @@ class BatchedCompletionTest extends DatabaseTest {
         DataSource counted = countingDataSource(dataSource, statements);
         Skipjack s = client(Skipjack.builder(counted).schema(schema)
                 .pollInterval(Duration.ofMillis(50)).promoteInterval(Duration.ofMillis(50))
-                .queue("default", 32).handler("work", Args.class, job -> Outcome.complete()));
+                .queue("default", 32).handler(JobKind.of("work", Args.class), job -> Outcome.complete()));
         List<JobRequest> requests = new ArrayList<>();
         for (int i = 0; i < jobs; i++) {
             requests.add(JobRequest.of("work", new Args(i)));

@@ -22,7 +22,7 @@ class BulkEnqueueTest extends DatabaseTest {
     }
 
     private Skipjack enqueuer() {
-        return client(builder().kind("bulk", Args.class, KindOptions.defaults().maxAttempts(7)));
+        return client(builder().kind(JobKind.of("bulk", Args.class), KindOptions.defaults().withMaxAttempts(7)));
     }
 
     private long storedN(long id) {
@@ -35,7 +35,7 @@ class BulkEnqueueTest extends DatabaseTest {
         List<JobRequest> requests = new ArrayList<>();
         int count = 12_345; // three statements' worth
         for (int i = 0; i < count; i++) {
-            requests.add(JobRequest.of("bulk", new Args(i), EnqueueOptions.defaults().queue("mail").priority(9)));
+            requests.add(JobRequest.of("bulk", new Args(i), EnqueueOptions.defaults().withQueue("mail").withPriority(9)));
         }
         List<Long> ids = s.enqueueAll(requests);
 
@@ -54,9 +54,9 @@ class BulkEnqueueTest extends DatabaseTest {
         Skipjack s = enqueuer();
         List<JobRequest> requests = List.of(
                 JobRequest.of("bulk", new Args(0)),
-                JobRequest.of("bulk", new Args(1), EnqueueOptions.defaults().priority(3)),
-                JobRequest.of("bulk", new Args(2), EnqueueOptions.defaults().delay(Duration.ofHours(1))),
-                JobRequest.of("bulk", new Args(3), EnqueueOptions.defaults().queue("other").maxAttempts(2)));
+                JobRequest.of("bulk", new Args(1), EnqueueOptions.defaults().withPriority(3)),
+                JobRequest.of("bulk", new Args(2), EnqueueOptions.defaults().withDelay(Duration.ofHours(1))),
+                JobRequest.of("bulk", new Args(3), EnqueueOptions.defaults().withQueue("other").withMaxAttempts(2)));
         List<Long> ids = s.enqueueAll(requests);
 
         for (int i = 0; i < ids.size(); i++) {

@@ -18,7 +18,7 @@ class ClaimIndexTest extends DatabaseTest {
 
     @Test
     void claimUsesThePartialIndexWithAMillionTerminalRows() throws Exception {
-        client(builder().kind("k", Object.class));
+        client(builder().kind(JobKind.of("k", Object.class)));
         execute("INSERT INTO " + jobsTable() + " (queue, kind, args, state, attempt, finished_at)"
                 + " SELECT 'default', 'k', '{}', CASE WHEN g % 10 = 0 THEN 'discarded' ELSE 'completed' END, 1, now()"
                 + " FROM generate_series(1, 1000000) g");

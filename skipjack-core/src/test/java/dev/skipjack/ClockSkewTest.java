@@ -37,7 +37,7 @@ class ClockSkewTest extends DatabaseTest {
             assertThat(System.getenv("CI")).as("libfaketime is missing on CI (apt-get install faketime)").isNotEqualTo("true");
             assumeTrue(false, "libfaketime is not installed (apt-get install faketime)");
         }
-        Skipjack producer = client(builder().kind("audit", WorkerProcess.AuditArgs.class));
+        Skipjack producer = client(builder().kind(JobKind.of("audit", WorkerProcess.AuditArgs.class)));
         createAudit();
         List<JobRequest> requests = new ArrayList<>();
         for (int i = 0; i < 8; i++) {

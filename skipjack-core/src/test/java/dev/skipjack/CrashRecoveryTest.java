@@ -76,7 +76,7 @@ class CrashRecoveryTest extends DatabaseTest {
     }
 
     private Skipjack prepare() {
-        Skipjack producer = client(builder().kind("audit", WorkerProcess.AuditArgs.class));
+        Skipjack producer = client(builder().kind(JobKind.of("audit", WorkerProcess.AuditArgs.class)));
         createAudit();
         List<JobRequest> requests = new ArrayList<>();
         for (int i = 0; i < JOBS; i++) {

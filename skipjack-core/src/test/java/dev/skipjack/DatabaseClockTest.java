@@ -31,12 +31,12 @@ class DatabaseClockTest extends DatabaseTest {
     void aJobDelayedByAnHourRunsOnceTheClockHasMovedAnHour() {
         DatabaseClock clock = new DatabaseClock();
         CountDownLatch ran = new CountDownLatch(1);
-        Skipjack s = client(withMarker(builder()).clock(clock).queue("default", 2).handler("later", Args.class, job -> {
+        Skipjack s = client(withMarker(builder()).clock(clock).queue("default", 2).handler(JobKind.of("later", Args.class), job -> {
             ran.countDown();
             return Outcome.complete();
         }));
         s.start();
-        long id = s.enqueue("later", new Args(1), EnqueueOptions.defaults().delay(Duration.ofHours(1)));
+        long id = s.enqueue("later", new Args(1), EnqueueOptions.defaults().withDelay(Duration.ofHours(1)));
 
         assertThat(row(id).state()).isEqualTo("scheduled");
         awaitPromotionRound(s);
@@ -51,15 +51,15 @@ class DatabaseClockTest extends DatabaseTest {
     @Test
     void aFailedJobWaitsOutItsBackoffOnTheMovedClock() {
         DatabaseClock clock = new DatabaseClock();
-        Skipjack s = client(withMarker(builder()).clock(clock).queue("default", 2).handler("flaky", Args.class,
-                KindOptions.defaults().retryPolicy(RetryPolicy.fixed(Duration.ofMinutes(30))), job -> {
+        Skipjack s = client(withMarker(builder()).clock(clock).queue("default", 2).handler(JobKind.of("flaky", Args.class),
+                KindOptions.defaults().withRetryPolicy(RetryPolicy.fixed(Duration.ofMinutes(30))), job -> {
                     if (job.attempt() == 1) {
                         throw new IllegalStateException("first try fails");
                     }
                     return Outcome.complete();
                 }));
         s.start();
-        long id = s.enqueue("flaky", new Args(1), EnqueueOptions.defaults().maxAttempts(3));
+        long id = s.enqueue("flaky", new Args(1), EnqueueOptions.defaults().withMaxAttempts(3));
 
         await("first failure recorded", WAIT, () -> row(id).state().equals("retryable"));
         JobRow failed = row(id);
@@ -83,7 +83,7 @@ class DatabaseClockTest extends DatabaseTest {
         CountDownLatch release = new CountDownLatch(1);
         // The worker's own clock is the real one: its heartbeat keeps extending the lease to
         // real time + 15 s, which is exactly what a node an hour later sees as long expired.
-        Skipjack worker = client(builder().workerId("holder").queue("default", 1).handler("held", Args.class, job -> {
+        Skipjack worker = client(builder().workerId("holder").queue("default", 1).handler(JobKind.of("held", Args.class), job -> {
             started.countDown();
             release.await(30, TimeUnit.SECONDS);
             return Outcome.complete();
@@ -112,12 +112,12 @@ class DatabaseClockTest extends DatabaseTest {
         Skipjack s = client(withMarker(builder()).clock(clock).pruneInterval(Duration.ofMillis(100))
                 .retention(JobState.COMPLETED, Duration.ofHours(6))
                 .retention(JobState.CANCELLED, Duration.ofHours(1))
-                .queue("default", 2).handler("done", Args.class, job -> Outcome.complete()));
+                .queue("default", 2).handler(JobKind.of("done", Args.class), job -> Outcome.complete()));
         s.start();
         long id = s.enqueue("done", new Args(1));
         awaitState(s, id, JobState.COMPLETED, WAIT);
         // A cancelled marker, kept 1 h: once it is gone, a pruning round ran at +5 h.
-        long marker = s.enqueue(JobRequest.of("marker", new Args(0), EnqueueOptions.defaults().queue("markers")));
+        long marker = s.enqueue(JobRequest.of("marker", new Args(0), EnqueueOptions.defaults().withQueue("markers")));
         assertThat(s.admin().cancel(marker)).isTrue();
 
         clock.advance(Duration.ofHours(5));
@@ -130,7 +130,7 @@ class DatabaseClockTest extends DatabaseTest {
 
     /** Declares the marker kind, enqueued to a queue no one serves. */
     private static Skipjack.Builder withMarker(Skipjack.Builder builder) {
-        return builder.kind("marker", Args.class);
+        return builder.kind(JobKind.of("marker", Args.class));
     }
 
     /**
@@ -140,7 +140,7 @@ class DatabaseClockTest extends DatabaseTest {
      */
     private void awaitPromotionRound(Skipjack s) {
         long marker = s.enqueue(JobRequest.of("marker", new Args(0),
-                EnqueueOptions.defaults().queue("markers").delay(Duration.ofMillis(1))));
+                EnqueueOptions.defaults().withQueue("markers").withDelay(Duration.ofMillis(1))));
         await("a promotion round", WAIT, () -> row(marker).state().equals("available"));
     }
 }

@@ -79,7 +79,7 @@ class DatabaseRestartTest {
     private void drainAcrossARestart(String mode, Mode auditMode) throws Exception {
         String schema = TestDatabase.freshSchema("restart" + mode);
         TableNames names = new TableNames(schema, "skipjack_");
-        Skipjack producer = Skipjack.builder(dataSource).schema(schema).kind("audit", WorkerProcess.AuditArgs.class).build();
+        Skipjack producer = Skipjack.builder(dataSource).schema(schema).kind(JobKind.of("audit", WorkerProcess.AuditArgs.class)).build();
         producer.migrate();
         AuditTables audit = new AuditTables(names);
         try (Connection c = dataSource.getConnection()) {

@@ -33,7 +33,7 @@ class DelayedAndPriorityTest extends DatabaseTest {
     private final Map<Long, Instant> handlerStart = new ConcurrentHashMap<>();
 
     private Skipjack startedRecordingStartTimes() {
-        Skipjack s = client(builder().queue("default", 4).handler("timed", Args.class, job -> {
+        Skipjack s = client(builder().queue("default", 4).handler(JobKind.of("timed", Args.class), job -> {
             handlerStart.put(job.id(), dbClock());
             return Outcome.complete();
         }));
@@ -59,7 +59,7 @@ class DelayedAndPriorityTest extends DatabaseTest {
     @Test
     void delayedJobIsScheduledAndDoesNotRunBeforeItsRunAt() {
         Skipjack s = startedRecordingStartTimes();
-        long id = s.enqueue("timed", new Args(1), EnqueueOptions.defaults().delay(Duration.ofSeconds(2)));
+        long id = s.enqueue("timed", new Args(1), EnqueueOptions.defaults().withDelay(Duration.ofSeconds(2)));
 
         JobRow scheduled = row(id);
         // Fast enough to see it before it is due (2 s): it waits as 'scheduled', run_at on the database clock.
@@ -78,7 +78,7 @@ class DelayedAndPriorityTest extends DatabaseTest {
     void runAtInstantIsStoredAndRespected() {
         Skipjack s = startedRecordingStartTimes();
         Instant due = dbClock().plusMillis(1_500);
-        long id = s.enqueue("timed", new Args(1), EnqueueOptions.defaults().runAt(due));
+        long id = s.enqueue("timed", new Args(1), EnqueueOptions.defaults().withRunAt(due));
 
         JobRow scheduled = row(id);
         assertThat(scheduled.state()).isEqualTo("scheduled");
@@ -91,9 +91,9 @@ class DelayedAndPriorityTest extends DatabaseTest {
 
     @Test
     void runAtInThePastIsAvailableAtOnce() {
-        Skipjack s = client(builder().kind("timed", Args.class));
+        Skipjack s = client(builder().kind(JobKind.of("timed", Args.class)));
         Instant past = dbClock().minusSeconds(3_600);
-        long id = s.enqueue("timed", new Args(1), EnqueueOptions.defaults().runAt(past));
+        long id = s.enqueue("timed", new Args(1), EnqueueOptions.defaults().withRunAt(past));
 
         JobRow r = row(id);
         assertThat(r.state()).isEqualTo("available");
@@ -103,7 +103,7 @@ class DelayedAndPriorityTest extends DatabaseTest {
     @Test
     void delayedJobsWaitWhileDueJobsRun() {
         Skipjack s = startedRecordingStartTimes();
-        long later = s.enqueue("timed", new Args(1), EnqueueOptions.defaults().delay(Duration.ofHours(1)));
+        long later = s.enqueue("timed", new Args(1), EnqueueOptions.defaults().withDelay(Duration.ofHours(1)));
         long now = s.enqueue("timed", new Args(2));
 
         await("due job completed", WAIT, () -> row(now).state().equals("completed"));
@@ -117,7 +117,7 @@ class DelayedAndPriorityTest extends DatabaseTest {
     @Test
     void lowerPriorityNumbersRunFirstThenEnqueueOrder() {
         List<Long> order = Collections.synchronizedList(new ArrayList<>());
-        Skipjack s = client(builder().queue("default", 1).handler("ordered", Args.class, job -> {
+        Skipjack s = client(builder().queue("default", 1).handler(JobKind.of("ordered", Args.class), job -> {
             order.add(job.id());
             return Outcome.complete();
         }));
@@ -133,7 +133,7 @@ class DelayedAndPriorityTest extends DatabaseTest {
         Map<Long, Integer> priorityOf = new ConcurrentHashMap<>();
         for (int p : priorities) {
             // Separate enqueues: run_at grows with enqueue order, so ties on priority keep FIFO.
-            long id = s.enqueue("ordered", new Args(p), EnqueueOptions.defaults().priority(p));
+            long id = s.enqueue("ordered", new Args(p), EnqueueOptions.defaults().withPriority(p));
             ids.add(id);
             priorityOf.put(id, p);
         }
@@ -154,7 +154,7 @@ class DelayedAndPriorityTest extends DatabaseTest {
     @Test
     void priorityAppliesAcrossOneBatchEnqueueToo() {
         List<Integer> ran = Collections.synchronizedList(new ArrayList<>());
-        Skipjack s = client(builder().queue("default", 1).handler("ordered", Args.class, job -> {
+        Skipjack s = client(builder().queue("default", 1).handler(JobKind.of("ordered", Args.class), job -> {
             ran.add(job.args().n());
             return Outcome.complete();
         }));
@@ -163,7 +163,7 @@ class DelayedAndPriorityTest extends DatabaseTest {
         for (int i = 0; i < priorities.length; i++) {
             // n encodes (priority, position) so the expected order is independent of the ids.
             batch.add(JobRequest.of("ordered", new Args(priorities[i] * 100 + i),
-                    EnqueueOptions.defaults().priority(priorities[i])));
+                    EnqueueOptions.defaults().withPriority(priorities[i])));
         }
         s.enqueueAll(batch);
         s.start();

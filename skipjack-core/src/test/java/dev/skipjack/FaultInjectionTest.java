@@ -223,11 +223,11 @@ class FaultInjectionTest extends DatabaseTest {
 
     private void prepare(int jobs) {
         // max_attempts is fixed at enqueue, so the producer declares the poison kinds' options too.
-        KindOptions twoAttempts = KindOptions.defaults().maxAttempts(2);
-        producer = client(builder().kind("audit", WorkerProcess.AuditArgs.class)
-                .kind("poison-throw", WorkerProcess.AuditArgs.class, twoAttempts)
-                .kind("poison-hang", WorkerProcess.AuditArgs.class, twoAttempts)
-                .kind("poison-error", WorkerProcess.AuditArgs.class, twoAttempts));
+        KindOptions twoAttempts = KindOptions.defaults().withMaxAttempts(2);
+        producer = client(builder().kind(JobKind.of("audit", WorkerProcess.AuditArgs.class))
+                .kind(JobKind.of("poison-throw", WorkerProcess.AuditArgs.class), twoAttempts)
+                .kind(JobKind.of("poison-hang", WorkerProcess.AuditArgs.class), twoAttempts)
+                .kind(JobKind.of("poison-error", WorkerProcess.AuditArgs.class), twoAttempts));
         createAudit();
         if (jobs > 0) {
             producer.enqueueAll(requests(jobs, "audit"));

@@ -67,8 +67,8 @@ class GracefulShutdownTest extends DatabaseTest {
     void unfinishedJobsAreHandedBackAtOnceAndFinishedOnesCompleted() throws Exception {
         CountDownLatch started = new CountDownLatch(4);
         Skipjack a = client(builder().workerId("worker-a").queue(QUEUE, 6)
-                .handler("block", Args.class, blockingHandler(started)));
-        EnqueueOptions opts = EnqueueOptions.defaults().queue(QUEUE).maxAttempts(3);
+                .handler(JobKind.of("block", Args.class), blockingHandler(started)));
+        EnqueueOptions opts = EnqueueOptions.defaults().withQueue(QUEUE).withMaxAttempts(3);
         List<Long> finishing = new ArrayList<>();
         List<Long> hanging = new ArrayList<>();
         for (int i = 0; i < 2; i++) {
@@ -126,7 +126,7 @@ class GracefulShutdownTest extends DatabaseTest {
         // Another worker picks the handed-back jobs up at once and completes them.
         Set<Long> ranOnB = ConcurrentHashMap.newKeySet();
         AtomicInteger runsOnB = new AtomicInteger();
-        Skipjack b = client(builder().workerId("worker-b").queue(QUEUE, 4).handler("block", Args.class, job -> {
+        Skipjack b = client(builder().workerId("worker-b").queue(QUEUE, 4).handler(JobKind.of("block", Args.class), job -> {
             ranOnB.add(job.id());
             runsOnB.incrementAndGet();
             return Outcome.complete();
@@ -155,10 +155,10 @@ class GracefulShutdownTest extends DatabaseTest {
     @Test
     void jobsFinishingBeforeTheDeadlineAreCompletedAndStopDoesNotWaitLonger() throws Exception {
         CountDownLatch started = new CountDownLatch(3);
-        Skipjack s = client(builder().queue(QUEUE, 3).handler("block", Args.class, blockingHandler(started)));
+        Skipjack s = client(builder().queue(QUEUE, 3).handler(JobKind.of("block", Args.class), blockingHandler(started)));
         List<Long> ids = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
-            ids.add(s.enqueue("block", new Args(i, true), EnqueueOptions.defaults().queue(QUEUE)));
+            ids.add(s.enqueue("block", new Args(i, true), EnqueueOptions.defaults().withQueue(QUEUE)));
         }
         s.start();
         assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
@@ -185,9 +185,9 @@ class GracefulShutdownTest extends DatabaseTest {
 
     @Test
     void stopWithNothingRunningReturnsPromptly() {
-        Skipjack s = client(builder().queue(QUEUE, 4).handler("block", Args.class, job -> Outcome.complete()));
+        Skipjack s = client(builder().queue(QUEUE, 4).handler(JobKind.of("block", Args.class), job -> Outcome.complete()));
         s.start();
-        long id = s.enqueue("block", new Args(1, true), EnqueueOptions.defaults().queue(QUEUE));
+        long id = s.enqueue("block", new Args(1, true), EnqueueOptions.defaults().withQueue(QUEUE));
         await("job completed", WAIT, () -> row(id).state().equals("completed"));
 
         long t0 = System.nanoTime();
@@ -198,18 +198,18 @@ class GracefulShutdownTest extends DatabaseTest {
     @Test
     void nothingIsClaimedAfterStop() {
         AtomicInteger runs = new AtomicInteger();
-        Skipjack s = client(builder().queue(QUEUE, 4).handler("block", Args.class, job -> {
+        Skipjack s = client(builder().queue(QUEUE, 4).handler(JobKind.of("block", Args.class), job -> {
             runs.incrementAndGet();
             return Outcome.complete();
         }));
         s.start();
-        long first = s.enqueue("block", new Args(1, true), EnqueueOptions.defaults().queue(QUEUE));
+        long first = s.enqueue("block", new Args(1, true), EnqueueOptions.defaults().withQueue(QUEUE));
         await("first job completed", WAIT, () -> row(first).state().equals("completed"));
         s.stop(Duration.ofSeconds(5));
 
         List<Long> after = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
-            after.add(s.enqueue("block", new Args(i, true), EnqueueOptions.defaults().queue(QUEUE)));
+            after.add(s.enqueue("block", new Args(i, true), EnqueueOptions.defaults().withQueue(QUEUE)));
         }
         // Ten poll intervals and more than two promote intervals: a live fetcher would have claimed them.
         JobRow.holdsFor("jobs enqueued after stop stay available and unclaimed", Duration.ofMillis(600),
@@ -221,7 +221,7 @@ class GracefulShutdownTest extends DatabaseTest {
     @Test
     void transactionalJobRunningAtStopIsRolledBackAndAvailableAtOnce() throws Exception {
         CountDownLatch started = new CountDownLatch(1);
-        Skipjack s = client(builder().queue(QUEUE, 2).transactionalHandler("block-tx", Args.class, (job, tx) -> {
+        Skipjack s = client(builder().queue(QUEUE, 2).transactionalHandler(JobKind.of("block-tx", Args.class), (job, tx) -> {
             try (PreparedStatement ps = tx.prepareStatement(
                     "INSERT INTO \"" + schema + "\".side_effects VALUES (?)")) {
                 ps.setLong(1, job.id());
@@ -237,7 +237,7 @@ class GracefulShutdownTest extends DatabaseTest {
             return Outcome.complete();
         }));
         execute("CREATE TABLE \"" + schema + "\".side_effects (job_id bigint)");
-        long id = s.enqueue("block-tx", new Args(1, false), EnqueueOptions.defaults().queue(QUEUE).maxAttempts(3));
+        long id = s.enqueue("block-tx", new Args(1, false), EnqueueOptions.defaults().withQueue(QUEUE).withMaxAttempts(3));
         s.start();
         assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
 

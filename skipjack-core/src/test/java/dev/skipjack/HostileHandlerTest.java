@@ -34,14 +34,14 @@ class HostileHandlerTest extends DatabaseTest {
 
     @Test
     void anErrorMessageWithANulCharacterIsStoredAndDoesNotHoldBackOtherAcknowledgements() {
-        Skipjack s = client(builder().queue("default", 4).handler("k", Args.class, job -> {
+        Skipjack s = client(builder().queue("default", 4).handler(JobKind.of("k", Args.class), job -> {
             if (job.args().n() == 0) {
                 throw new IllegalStateException("bad byte \0 in the message");
             }
             return Outcome.complete();
         }));
         List<JobRequest> jobs = new ArrayList<>();
-        jobs.add(JobRequest.of("k", new Args(0), EnqueueOptions.defaults().maxAttempts(1)));
+        jobs.add(JobRequest.of("k", new Args(0), EnqueueOptions.defaults().withMaxAttempts(1)));
         for (int i = 1; i <= 200; i++) {
             jobs.add(JobRequest.of("k", new Args(i)));
         }
@@ -58,7 +58,7 @@ class HostileHandlerTest extends DatabaseTest {
 
     @Test
     void anAbsurdRetryOrSnoozeDelayIsCappedInsteadOfFailingTheAcknowledgement() {
-        Skipjack s = client(builder().queue("default", 2).handler("k", Args.class, job ->
+        Skipjack s = client(builder().queue("default", 2).handler(JobKind.of("k", Args.class), job ->
                 job.args().n() == 0 ? Outcome.retry(Duration.ofDays(365L * 100_000), "much later")
                         : Outcome.snooze(Duration.ofDays(365L * 100_000))));
         long retried = s.enqueue("k", new Args(0));
@@ -77,8 +77,8 @@ class HostileHandlerTest extends DatabaseTest {
     @Test
     void aTransactionalHandlerCannotCommitOrRollBackTheJobsTransaction() {
         AtomicInteger refusals = new AtomicInteger();
-        Skipjack s = client(builder().queue("default", 2).transactionalHandler("tx", Args.class,
-                KindOptions.defaults().maxAttempts(1), (job, tx) -> {
+        Skipjack s = client(builder().queue("default", 2).transactionalHandler(JobKind.of("tx", Args.class),
+                KindOptions.defaults().withMaxAttempts(1), (job, tx) -> {
                     try (PreparedStatement ps = tx.prepareStatement(
                             "INSERT INTO \"" + schema + "\".effects VALUES (?)")) {
                         ps.setLong(1, job.id());
@@ -114,8 +114,8 @@ class HostileHandlerTest extends DatabaseTest {
     @Test
     void aTransactionalJobWhoseConnectionIsKilledCountsTheAttemptAndRecordsWhy() {
         AtomicInteger runs = new AtomicInteger();
-        Skipjack s = client(builder().queue("default", 1).transactionalHandler("tx", Args.class,
-                KindOptions.defaults().maxAttempts(2).retryPolicy(RetryPolicy.fixed(Duration.ZERO)), (job, tx) -> {
+        Skipjack s = client(builder().queue("default", 1).transactionalHandler(JobKind.of("tx", Args.class),
+                KindOptions.defaults().withMaxAttempts(2).withRetryPolicy(RetryPolicy.fixed(Duration.ZERO)), (job, tx) -> {
                     runs.incrementAndGet();
                     // The job's own backend dies under it, as when the server kills the session.
                     try (PreparedStatement ps = tx.prepareStatement("SELECT pg_terminate_backend(pg_backend_pid())")) {
@@ -135,8 +135,8 @@ class HostileHandlerTest extends DatabaseTest {
     @Test
     void aKindThatIsOnlyDeclaredHereIsLeftForTheServiceThatRunsIt() throws Exception {
         Skipjack producer = client(builder().queue("default", 2)
-                .kind("elsewhere", Args.class)
-                .handler("here", Args.class, job -> Outcome.complete()));
+                .kind(JobKind.of("elsewhere", Args.class))
+                .handler(JobKind.of("here", Args.class), job -> Outcome.complete()));
         long elsewhere = producer.enqueue("elsewhere", new Args(0));
         long here = producer.enqueue("here", new Args(1));
         producer.start();
@@ -145,7 +145,7 @@ class HostileHandlerTest extends DatabaseTest {
         assertThat(row(elsewhere).attempt()).isZero();
 
         AtomicInteger ran = new AtomicInteger();
-        client(builder().queue("default", 1).handler("elsewhere", Args.class, job -> {
+        client(builder().queue("default", 1).handler(JobKind.of("elsewhere", Args.class), job -> {
             ran.incrementAndGet();
             return Outcome.complete();
         })).start();

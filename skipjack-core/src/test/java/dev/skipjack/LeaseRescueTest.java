@@ -85,7 +85,7 @@ class LeaseRescueTest extends DatabaseTest {
     @Test
     void expiredLeaseOfADeadWorkerIsRescuedAndTheJobCompletedByALiveClient() throws Exception {
         Map<Long, List<Integer>> attemptsRun = new ConcurrentHashMap<>();
-        Skipjack s = client(builder().workerId("live-worker").queue("default", 2).handler("work", Args.class, job -> {
+        Skipjack s = client(builder().workerId("live-worker").queue("default", 2).handler(JobKind.of("work", Args.class), job -> {
             attemptsRun.computeIfAbsent(job.id(), k -> new java.util.concurrent.CopyOnWriteArrayList<>()).add(job.attempt());
             return Outcome.complete();
         }));
@@ -108,7 +108,7 @@ class LeaseRescueTest extends DatabaseTest {
 
     @Test
     void expiredLeaseOnTheLastAttemptIsDiscarded() throws Exception {
-        client(builder().kind("work", Args.class));
+        client(builder().kind(JobKind.of("work", Args.class)));
         long id = insertRunning("work", "dead-worker", "now() - interval '1 second'", 1);
 
         assertThat(rescueNow()).isEqualTo(1);
@@ -123,7 +123,7 @@ class LeaseRescueTest extends DatabaseTest {
 
     @Test
     void runningJobWithAnUnexpiredLeaseIsNotTouched() throws Exception {
-        Skipjack s = client(builder().queue("default", 2).handler("work", Args.class, job -> Outcome.complete()));
+        Skipjack s = client(builder().queue("default", 2).handler(JobKind.of("work", Args.class), job -> Outcome.complete()));
         long live = insertRunning("work", "busy-worker", "now() + interval '1 hour'", 5);
         long dead = insertRunning("work", "dead-worker", "now() - interval '1 second'", 5);
         JobRow before = row(live);
@@ -145,7 +145,7 @@ class LeaseRescueTest extends DatabaseTest {
         CountDownLatch interrupted = new CountDownLatch(1);
         List<Integer> attemptsRun = new java.util.concurrent.CopyOnWriteArrayList<>();
         Skipjack s = client(builder().workerId("stalling-worker").lease(Duration.ofSeconds(1)).queue("default", 1)
-                .handler("work", Args.class, job -> {
+                .handler(JobKind.of("work", Args.class), job -> {
                     attemptsRun.add(job.attempt());
                     if (job.attempt() > 1) {
                         return Outcome.complete();
@@ -159,7 +159,7 @@ class LeaseRescueTest extends DatabaseTest {
                     }
                     return Outcome.complete();
                 }));
-        long id = s.enqueue("work", new Args(1), EnqueueOptions.defaults().maxAttempts(5));
+        long id = s.enqueue("work", new Args(1), EnqueueOptions.defaults().withMaxAttempts(5));
         s.start();
         assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
 
@@ -182,7 +182,7 @@ class LeaseRescueTest extends DatabaseTest {
         Map<Integer, CountDownLatch> startedAttempt = Map.of(1, new CountDownLatch(1), 2, new CountDownLatch(1));
         // Two slots: the rescued job can be claimed back by this same worker while its stale attempt still runs.
         Skipjack s = client(builder().workerId("stalling-worker").lease(Duration.ofSeconds(1)).queue("default", 2)
-                .handler("work", Args.class, job -> {
+                .handler(JobKind.of("work", Args.class), job -> {
                     startedAttempt.get(job.attempt()).countDown();
                     try {
                         gate.await();
@@ -194,7 +194,7 @@ class LeaseRescueTest extends DatabaseTest {
                     }
                     return Outcome.complete();
                 }));
-        long id = s.enqueue("work", new Args(1), EnqueueOptions.defaults().maxAttempts(5));
+        long id = s.enqueue("work", new Args(1), EnqueueOptions.defaults().withMaxAttempts(5));
         s.start();
         assertThat(startedAttempt.get(1).await(10, TimeUnit.SECONDS)).isTrue();
 
@@ -240,7 +240,7 @@ class LeaseRescueTest extends DatabaseTest {
         CountDownLatch started = new CountDownLatch(1);
         CountDownLatch interrupted = new CountDownLatch(1);
         Skipjack s = client(builder().workerId("original").lease(Duration.ofSeconds(1)).queue("default", 1)
-                .handler("work", Args.class, job -> {
+                .handler(JobKind.of("work", Args.class), job -> {
                     started.countDown();
                     try {
                         gate.await();
@@ -268,7 +268,7 @@ class LeaseRescueTest extends DatabaseTest {
     void rescuerNeverMovesAJobThatFinishedUnderAShortLease() throws Exception {
         int jobs = 300;
         Skipjack s = client(builder().lease(Duration.ofSeconds(1)).rescueInterval(Duration.ofMillis(100))
-                .queue("default", 16).handler("work", Args.class, job -> {
+                .queue("default", 16).handler(JobKind.of("work", Args.class), job -> {
                     // Most jobs are quick; some outlive the 1 s lease and rely on the heartbeat.
                     long workMillis = job.args().n() % 15 == 0 ? 1_500 : job.args().n() % 20;
                     Thread.sleep(workMillis); // the job's work, not synchronization

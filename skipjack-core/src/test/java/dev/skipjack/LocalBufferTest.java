@@ -30,7 +30,7 @@ class LocalBufferTest extends DatabaseTest {
         AtomicInteger finished = new AtomicInteger();
         // One slot: whatever else is running in the database is only buffered here.
         Skipjack worker = client(builder().queue("default", 1).lease(Duration.ofMinutes(10))
-                .handler("work", Args.class, job -> {
+                .handler(JobKind.of("work", Args.class), job -> {
                     if (job.args().n() == FAST_JOBS) {
                         blocked.countDown();
                         Thread.sleep(60_000); // interrupted by stop
@@ -74,7 +74,7 @@ class LocalBufferTest extends DatabaseTest {
         CountDownLatch release = new CountDownLatch(1);
         AtomicInteger finished = new AtomicInteger();
         Skipjack worker = client(builder().queue("default", 1).lease(Duration.ofMinutes(10))
-                .handler("work", Args.class, job -> {
+                .handler(JobKind.of("work", Args.class), job -> {
                     if (job.args().n() == FAST_JOBS) {
                         blocked.countDown();
                         release.await();

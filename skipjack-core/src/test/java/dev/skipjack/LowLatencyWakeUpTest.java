@@ -34,7 +34,7 @@ class LowLatencyWakeUpTest extends DatabaseTest {
     private Skipjack worker(boolean listenNotify, Duration poll, BlockingQueue<Long> started) {
         Skipjack s = client(builder().pollInterval(poll).promoteInterval(NEVER_POLLS).listenNotify(listenNotify)
                 .queue("default", 4)
-                .handler("work", Args.class, job -> {
+                .handler(JobKind.of("work", Args.class), job -> {
                     started.add(System.nanoTime());
                     return Outcome.complete();
                 }));
@@ -44,7 +44,7 @@ class LowLatencyWakeUpTest extends DatabaseTest {
 
     /** Another client: its enqueues cannot wake the worker's fetchers in-process. */
     private Skipjack producer(boolean listenNotify) {
-        return client(builder().listenNotify(listenNotify).kind("work", Args.class));
+        return client(builder().listenNotify(listenNotify).kind(JobKind.of("work", Args.class)));
     }
 
     private long listenerConnections() {
@@ -97,14 +97,14 @@ class LowLatencyWakeUpTest extends DatabaseTest {
 
     @Test
     void oneNotificationPerEnqueueTransactionNotOnePerJob() throws Exception {
-        Skipjack producer = client(builder().kind("work", Args.class).queue("default", 1).queue("other", 1));
+        Skipjack producer = client(builder().kind(JobKind.of("work", Args.class)).queue("default", 1).queue("other", 1));
         try (Connection listener = dataSource.getConnection(); Statement s = listener.createStatement()) {
             s.execute("LISTEN \"" + schema + ".skipjack_jobs\"");
             PGConnection pg = listener.unwrap(PGConnection.class);
             List<JobRequest> batch = new ArrayList<>();
             for (int i = 0; i < 12_000; i++) {
                 batch.add(JobRequest.of("work", new Args(i),
-                        EnqueueOptions.defaults().queue(i % 2 == 0 ? "default" : "other")));
+                        EnqueueOptions.defaults().withQueue(i % 2 == 0 ? "default" : "other")));
             }
             producer.enqueueAll(batch);
             List<PGNotification> got = receiveAll(pg);
@@ -112,7 +112,7 @@ class LowLatencyWakeUpTest extends DatabaseTest {
             assertThat(got.get(0).getParameter()).isEqualTo("default,other");
 
             // Jobs for later announce nothing: the promoter wakes workers when they come due.
-            producer.enqueue("work", new Args(1), EnqueueOptions.defaults().delay(Duration.ofHours(1)));
+            producer.enqueue("work", new Args(1), EnqueueOptions.defaults().withDelay(Duration.ofHours(1)));
             assertThat(receiveAll(pg)).isEmpty();
             s.execute("UNLISTEN *");
         }
@@ -124,12 +124,12 @@ class LowLatencyWakeUpTest extends DatabaseTest {
         // The worker neither polls nor promotes in time: only the other node's promotion can start it.
         worker(true, NEVER_POLLS, started);
         Skipjack otherNode = client(builder().listenNotify(true).promoteInterval(Duration.ofMillis(50))
-                .queue("elsewhere", 1).kind("work", Args.class));
+                .queue("elsewhere", 1).kind(JobKind.of("work", Args.class)));
         otherNode.start();
         await("the listener to LISTEN", Duration.ofSeconds(10), () -> listenerConnections() == 2);
         started.clear();
 
-        otherNode.enqueue("work", new Args(1), EnqueueOptions.defaults().delay(Duration.ofMillis(500)));
+        otherNode.enqueue("work", new Args(1), EnqueueOptions.defaults().withDelay(Duration.ofMillis(500)));
 
         assertThat(started.poll(10, TimeUnit.SECONDS)).as("started by the promotion's notification, not a poll")
                 .isNotNull();

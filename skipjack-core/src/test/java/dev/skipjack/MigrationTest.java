@@ -56,7 +56,7 @@ class MigrationTest extends DatabaseTest {
 
     @Test
     void tablePrefixAndSchemaAreHonoured() {
-        Skipjack s = client(builder().tablePrefix("acme_q_").kind("k", Object.class));
+        Skipjack s = client(builder().tablePrefix("acme_q_").kind(JobKind.of("k", Object.class)));
         long id = s.enqueue("k", java.util.Map.of());
         assertThat(queryLong("SELECT count(*) FROM \"" + schema + "\".acme_q_jobs WHERE id = ?", id)).isEqualTo(1);
     }

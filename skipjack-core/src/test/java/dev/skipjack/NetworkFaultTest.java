@@ -31,7 +31,7 @@ class NetworkFaultTest extends DatabaseTest {
 
     @Test
     void workerBehindAStalledNetworkStopsItsJobsAndOnlyTheRescuedCopiesCount() throws Exception {
-        Skipjack producer = client(builder().kind("audit", WorkerProcess.AuditArgs.class));
+        Skipjack producer = client(builder().kind(JobKind.of("audit", WorkerProcess.AuditArgs.class)));
         createAudit();
         List<Long> partitioned = producer.enqueueAll(requests(4));
         URI db = URI.create(TestDatabase.jdbcUrl().substring("jdbc:".length()));

@@ -48,7 +48,7 @@ class NoDuplicatesNoLossTest extends DatabaseTest {
     }
 
     private void drain(String mode, int jobs) throws Exception {
-        Skipjack producer = client(builder().kind("audit", WorkerProcess.AuditArgs.class));
+        Skipjack producer = client(builder().kind(JobKind.of("audit", WorkerProcess.AuditArgs.class)));
         createAudit();
         List<JobRequest> requests = new ArrayList<>(jobs);
         for (int i = 0; i < jobs; i++) {

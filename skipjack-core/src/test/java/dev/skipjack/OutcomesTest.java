@@ -22,10 +22,10 @@ class OutcomesTest extends DatabaseTest {
 
     private static final Duration WAIT = Duration.ofSeconds(15);
     /** Failures come back at once, so multi-attempt cases stay fast. */
-    private static final KindOptions IMMEDIATE_RETRY = KindOptions.defaults().retryPolicy(RetryPolicy.fixed(Duration.ZERO));
+    private static final KindOptions IMMEDIATE_RETRY = KindOptions.defaults().withRetryPolicy(RetryPolicy.fixed(Duration.ZERO));
 
     private Skipjack started(int concurrency, KindOptions options, JobHandler<Args> handler) {
-        Skipjack s = client(builder().queue("default", concurrency).handler("work", Args.class, options, handler));
+        Skipjack s = client(builder().queue("default", concurrency).handler(JobKind.of("work", Args.class), options, handler));
         s.start();
         return s;
     }
@@ -42,7 +42,7 @@ class OutcomesTest extends DatabaseTest {
             calls.incrementAndGet();
             return Outcome.complete();
         });
-        long id = s.enqueue("work", new Args(1), EnqueueOptions.defaults().maxAttempts(5));
+        long id = s.enqueue("work", new Args(1), EnqueueOptions.defaults().withMaxAttempts(5));
 
         JobRow row = awaitRow(id, "completed");
         assertThat(row.attempt()).isEqualTo(1);
@@ -71,7 +71,7 @@ class OutcomesTest extends DatabaseTest {
     @Test
     void retryWithDelayRecordsTheReasonAndMovesRunAtOnTheDatabaseClock() {
         Skipjack s = started(2, IMMEDIATE_RETRY, job -> Outcome.retry(Duration.ofHours(1), "not yet"));
-        long id = s.enqueue("work", new Args(1), EnqueueOptions.defaults().maxAttempts(4));
+        long id = s.enqueue("work", new Args(1), EnqueueOptions.defaults().withMaxAttempts(4));
 
         JobRow row = awaitRow(id, "retryable");
         assertThat(row.attempt()).isEqualTo(1);
@@ -95,7 +95,7 @@ class OutcomesTest extends DatabaseTest {
             calls.incrementAndGet();
             return job.attempt() == 1 ? Outcome.retry(Duration.ofMillis(300), "again") : Outcome.complete();
         });
-        long id = s.enqueue("work", new Args(1), EnqueueOptions.defaults().maxAttempts(3));
+        long id = s.enqueue("work", new Args(1), EnqueueOptions.defaults().withMaxAttempts(3));
 
         JobRow row = awaitRow(id, "completed");
         assertThat(row.attempt()).isEqualTo(2);
@@ -110,7 +110,7 @@ class OutcomesTest extends DatabaseTest {
     @Test
     void retryOnTheLastAttemptDiscards() {
         Skipjack s = started(2, IMMEDIATE_RETRY, job -> Outcome.retry("still failing"));
-        long id = s.enqueue("work", new Args(1), EnqueueOptions.defaults().maxAttempts(1));
+        long id = s.enqueue("work", new Args(1), EnqueueOptions.defaults().withMaxAttempts(1));
 
         JobRow row = awaitRow(id, "discarded");
         assertThat(row.attempt()).isEqualTo(1);
@@ -127,7 +127,7 @@ class OutcomesTest extends DatabaseTest {
             return job.attempt() == 1 ? Outcome.snooze(Duration.ZERO) : Outcome.complete();
         });
         // One attempt only: had the snooze spent it, the job could never run again.
-        long id = s.enqueue("work", new Args(1), EnqueueOptions.defaults().maxAttempts(1));
+        long id = s.enqueue("work", new Args(1), EnqueueOptions.defaults().withMaxAttempts(1));
 
         JobRow row = awaitRow(id, "completed");
         assertThat(row.attempt()).isEqualTo(2);
@@ -139,7 +139,7 @@ class OutcomesTest extends DatabaseTest {
     @Test
     void snoozeWithDelaySchedulesTheJobAndGivesTheAttemptBack() {
         Skipjack s = started(2, IMMEDIATE_RETRY, job -> Outcome.snooze(Duration.ofHours(1)));
-        long id = s.enqueue("work", new Args(1), EnqueueOptions.defaults().maxAttempts(3));
+        long id = s.enqueue("work", new Args(1), EnqueueOptions.defaults().withMaxAttempts(3));
 
         JobRow row = awaitRow(id, "scheduled");
         assertThat(row.attempt()).isEqualTo(1);
@@ -158,7 +158,7 @@ class OutcomesTest extends DatabaseTest {
             calls.incrementAndGet();
             return Outcome.discard("bad data");
         });
-        long id = s.enqueue("work", new Args(1), EnqueueOptions.defaults().maxAttempts(5));
+        long id = s.enqueue("work", new Args(1), EnqueueOptions.defaults().withMaxAttempts(5));
 
         JobRow row = awaitRow(id, "discarded");
         assertThat(row.attempt()).isEqualTo(1);
@@ -179,7 +179,7 @@ class OutcomesTest extends DatabaseTest {
             calls.incrementAndGet();
             return Outcome.cancel("customer left");
         });
-        long id = s.enqueue("work", new Args(1), EnqueueOptions.defaults().maxAttempts(5));
+        long id = s.enqueue("work", new Args(1), EnqueueOptions.defaults().withMaxAttempts(5));
 
         JobRow row = awaitRow(id, "cancelled");
         assertThat(row.attempt()).isEqualTo(1);
@@ -201,7 +201,7 @@ class OutcomesTest extends DatabaseTest {
             }
             return Outcome.complete();
         });
-        long id = s.enqueue("work", new Args(1), EnqueueOptions.defaults().maxAttempts(3));
+        long id = s.enqueue("work", new Args(1), EnqueueOptions.defaults().withMaxAttempts(3));
 
         JobRow row = awaitRow(id, "completed");
         assertThat(row.attempt()).isEqualTo(2);
@@ -223,7 +223,7 @@ class OutcomesTest extends DatabaseTest {
         Skipjack s = started(2, IMMEDIATE_RETRY, job -> {
             throw new java.io.IOException("disk on fire");
         });
-        long id = s.enqueue("work", new Args(1), EnqueueOptions.defaults().maxAttempts(1));
+        long id = s.enqueue("work", new Args(1), EnqueueOptions.defaults().withMaxAttempts(1));
 
         JobRow row = awaitRow(id, "discarded");
         assertThat(row.errors()).hasSize(1);
@@ -239,7 +239,7 @@ class OutcomesTest extends DatabaseTest {
             calls.incrementAndGet();
             throw new IllegalArgumentException("boom " + job.attempt());
         });
-        long id = s.enqueue("work", new Args(1), EnqueueOptions.defaults().maxAttempts(3));
+        long id = s.enqueue("work", new Args(1), EnqueueOptions.defaults().withMaxAttempts(3));
 
         JobRow row = awaitRow(id, "discarded");
         assertThat(row.attempt()).isEqualTo(3);
@@ -272,13 +272,13 @@ class OutcomesTest extends DatabaseTest {
                     return Outcome.complete();
             }
         });
-        EnqueueOptions once = EnqueueOptions.defaults().maxAttempts(1);
-        long overflow = s.enqueue("work", new Args(1), once.priority(0));
-        long assertion = s.enqueue("work", new Args(2), once.priority(0));
-        long linkage = s.enqueue("work", new Args(3), once.priority(0));
+        EnqueueOptions once = EnqueueOptions.defaults().withMaxAttempts(1);
+        long overflow = s.enqueue("work", new Args(1), once.withPriority(0));
+        long assertion = s.enqueue("work", new Args(2), once.withPriority(0));
+        long linkage = s.enqueue("work", new Args(3), once.withPriority(0));
         List<Long> healthy = new ArrayList<>();
         for (int i = 0; i < 5; i++) {
-            healthy.add(s.enqueue("work", new Args(10 + i), once.priority(5)));
+            healthy.add(s.enqueue("work", new Args(10 + i), once.withPriority(5)));
         }
 
         for (long id : healthy) {

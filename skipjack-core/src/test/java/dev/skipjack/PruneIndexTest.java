@@ -18,7 +18,7 @@ class PruneIndexTest extends DatabaseTest {
 
     @Test
     void pruneStatementUsesThePartialFinishedIndex() throws Exception {
-        client(builder().kind("k", Object.class));
+        client(builder().kind(JobKind.of("k", Object.class)));
         execute("INSERT INTO " + jobsTable() + " (queue, kind, args, state, attempt, finished_at)"
                 + " SELECT 'default', 'k', '{}', CASE WHEN g % 10 = 0 THEN 'discarded' WHEN g % 10 = 1 THEN 'cancelled'"
                 + " ELSE 'completed' END, 1, now() - (g % 1000) * interval '1 minute'"

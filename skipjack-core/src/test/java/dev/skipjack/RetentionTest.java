@@ -35,7 +35,7 @@ class RetentionTest extends DatabaseTest {
     private static final Duration PRUNE_INTERVAL = Duration.ofMillis(100);
 
     private Skipjack.Builder pruning() {
-        return builder().queue("default", 2).handler("k", Args.class, job -> Outcome.complete())
+        return builder().queue("default", 2).handler(JobKind.of("k", Args.class), job -> Outcome.complete())
                 .pruneInterval(PRUNE_INTERVAL);
     }
 
@@ -173,22 +173,22 @@ class RetentionTest extends DatabaseTest {
     void badRetentionSettingsAreRefused() {
         for (JobState live : new JobState[] {JobState.AVAILABLE, JobState.SCHEDULED, JobState.RUNNING, JobState.RETRYABLE}) {
             assertThatThrownBy(() -> builder().retention(live, Duration.ofHours(1)))
-                    .isInstanceOf(InvalidOptionException.class).hasMessageContaining("terminal states")
+                    .isInstanceOf(InvalidConfigurationException.class).hasFieldOrPropertyWithValue("option", "retention(" + live + ")").hasMessageContaining("terminal states")
                     .hasMessageContaining(live.name());
         }
         assertThatThrownBy(() -> builder().retention(null, Duration.ofHours(1)))
-                .isInstanceOf(InvalidOptionException.class).hasMessageContaining("terminal states");
+                .isInstanceOf(InvalidConfigurationException.class).hasFieldOrPropertyWithValue("option", "retention(null)").hasMessageContaining("terminal states");
         assertThatThrownBy(() -> builder().retention(JobState.COMPLETED, Duration.ofSeconds(-1)))
-                .isInstanceOf(InvalidOptionException.class).hasMessageContaining("retention of COMPLETED");
+                .isInstanceOf(InvalidConfigurationException.class).hasFieldOrPropertyWithValue("option", "retention(COMPLETED)").hasMessageContaining("retention of COMPLETED");
         assertThatThrownBy(() -> builder().retention(JobState.DISCARDED, null))
-                .isInstanceOf(InvalidOptionException.class).hasMessageContaining("KEEP_FOREVER");
+                .isInstanceOf(InvalidConfigurationException.class).hasFieldOrPropertyWithValue("option", "retention(DISCARDED)").hasMessageContaining("KEEP_FOREVER");
         assertThatThrownBy(() -> builder().retention(JobState.CANCELLED, Duration.ofDays(365 * 1000)))
                 .as("too long to compute with, and not KEEP_FOREVER")
-                .isInstanceOf(InvalidOptionException.class).hasMessageContaining("KEEP_FOREVER");
+                .isInstanceOf(InvalidConfigurationException.class).hasFieldOrPropertyWithValue("option", "retention(CANCELLED)").hasMessageContaining("KEEP_FOREVER");
         assertThatThrownBy(() -> builder().pruneInterval(Duration.ZERO))
-                .isInstanceOf(InvalidOptionException.class).hasMessageContaining("pruneInterval");
+                .isInstanceOf(InvalidConfigurationException.class).hasFieldOrPropertyWithValue("option", "pruneInterval").hasMessageContaining("pruneInterval");
         assertThatThrownBy(() -> builder().pruneInterval(null))
-                .isInstanceOf(InvalidOptionException.class).hasMessageContaining("pruneInterval");
+                .isInstanceOf(InvalidConfigurationException.class).hasFieldOrPropertyWithValue("option", "pruneInterval").hasMessageContaining("pruneInterval");
         // The limits themselves are accepted.
         builder().retention(JobState.COMPLETED, Duration.ZERO).retention(JobState.DISCARDED, Duration.ofDays(36_500))
                 .pruneInterval(Duration.ofMillis(100)).build();

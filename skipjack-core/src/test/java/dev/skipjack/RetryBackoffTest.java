@@ -28,8 +28,8 @@ class RetryBackoffTest extends DatabaseTest {
     @Test
     void perKindFixedPolicyDelaysTheRetryOnTheDatabaseClock() {
         AtomicInteger calls = new AtomicInteger();
-        Skipjack s = client(builder().queue("default", 2).handler("flaky", Args.class,
-                KindOptions.defaults().retryPolicy(RetryPolicy.fixed(Duration.ofSeconds(2))), job -> {
+        Skipjack s = client(builder().queue("default", 2).handler(JobKind.of("flaky", Args.class),
+                KindOptions.defaults().withRetryPolicy(RetryPolicy.fixed(Duration.ofSeconds(2))), job -> {
                     calls.incrementAndGet();
                     if (job.attempt() == 1) {
                         throw new IllegalStateException("first try fails");
@@ -37,7 +37,7 @@ class RetryBackoffTest extends DatabaseTest {
                     return Outcome.complete();
                 }));
         s.start();
-        long id = s.enqueue("flaky", new Args(1), EnqueueOptions.defaults().maxAttempts(5));
+        long id = s.enqueue("flaky", new Args(1), EnqueueOptions.defaults().withMaxAttempts(5));
 
         await("first failure recorded", WAIT, () -> !row(id).errors().isEmpty());
         JobRow failed = row(id);
@@ -60,13 +60,13 @@ class RetryBackoffTest extends DatabaseTest {
 
     @Test
     void transactionalModeMeasuresTheDelayFromTheFailureNotFromTheClaim() {
-        Skipjack s = client(builder().queue("default", 2).transactionalHandler("slow-flaky", Args.class,
-                KindOptions.defaults().retryPolicy(RetryPolicy.fixed(Duration.ofSeconds(1))), (job, tx) -> {
+        Skipjack s = client(builder().queue("default", 2).transactionalHandler(JobKind.of("slow-flaky", Args.class),
+                KindOptions.defaults().withRetryPolicy(RetryPolicy.fixed(Duration.ofSeconds(1))), (job, tx) -> {
                     Thread.sleep(700); // the work before the failure
                     throw new IllegalStateException("fails after working a while");
                 }));
         s.start();
-        long id = s.enqueue("slow-flaky", new Args(1), EnqueueOptions.defaults().maxAttempts(5));
+        long id = s.enqueue("slow-flaky", new Args(1), EnqueueOptions.defaults().withMaxAttempts(5));
 
         await("first failure recorded", WAIT, () -> !row(id).errors().isEmpty());
         JobRow failed = row(id);
@@ -81,12 +81,12 @@ class RetryBackoffTest extends DatabaseTest {
     void policyIsAskedWithTheAttemptThatFailed() {
         // Immediate retry after attempt 1, an hour after attempt 2: the second failure must use the latter.
         RetryPolicy policy = failedAttempt -> failedAttempt == 1 ? Duration.ZERO : Duration.ofHours(1);
-        Skipjack s = client(builder().queue("default", 2).handler("flaky", Args.class,
-                KindOptions.defaults().retryPolicy(policy), job -> {
+        Skipjack s = client(builder().queue("default", 2).handler(JobKind.of("flaky", Args.class),
+                KindOptions.defaults().withRetryPolicy(policy), job -> {
                     throw new IllegalStateException("attempt " + job.attempt());
                 }));
         s.start();
-        long id = s.enqueue("flaky", new Args(1), EnqueueOptions.defaults().maxAttempts(5));
+        long id = s.enqueue("flaky", new Args(1), EnqueueOptions.defaults().withMaxAttempts(5));
 
         await("two failures recorded", WAIT, () -> row(id).errors().size() == 2);
         JobRow r = row(id);
@@ -98,11 +98,11 @@ class RetryBackoffTest extends DatabaseTest {
 
     @Test
     void defaultPolicyWaitsAboutOneSecondAfterTheFirstFailure() {
-        Skipjack s = client(builder().queue("default", 2).handler("flaky", Args.class, job -> {
+        Skipjack s = client(builder().queue("default", 2).handler(JobKind.of("flaky", Args.class), job -> {
             throw new IllegalStateException("fails");
         }));
         s.start();
-        long id = s.enqueue("flaky", new Args(1), EnqueueOptions.defaults().maxAttempts(5));
+        long id = s.enqueue("flaky", new Args(1), EnqueueOptions.defaults().withMaxAttempts(5));
 
         await("first failure recorded", WAIT, () -> !row(id).errors().isEmpty());
         JobRow r = row(id);
@@ -116,8 +116,8 @@ class RetryBackoffTest extends DatabaseTest {
         RetryPolicy broken = failedAttempt -> {
             throw new ArithmeticException("policy bug");
         };
-        Skipjack s = client(builder().queue("default", 2).handler("flaky", Args.class,
-                KindOptions.defaults().retryPolicy(broken), job -> {
+        Skipjack s = client(builder().queue("default", 2).handler(JobKind.of("flaky", Args.class),
+                KindOptions.defaults().withRetryPolicy(broken), job -> {
                     calls.incrementAndGet();
                     if (job.attempt() == 1) {
                         throw new IllegalStateException("first try fails");
@@ -125,7 +125,7 @@ class RetryBackoffTest extends DatabaseTest {
                     return Outcome.complete();
                 }));
         s.start();
-        long id = s.enqueue("flaky", new Args(1), EnqueueOptions.defaults().maxAttempts(3));
+        long id = s.enqueue("flaky", new Args(1), EnqueueOptions.defaults().withMaxAttempts(3));
 
         await("retried and completed", WAIT, () -> row(id).state().equals("completed"));
         assertThat(row(id).attempt()).isEqualTo(2);
@@ -184,10 +184,10 @@ class RetryBackoffTest extends DatabaseTest {
     @Test
     void exponentialRefusesNonsenseBounds() {
         assertThatThrownBy(() -> RetryPolicy.exponential(Duration.ZERO, Duration.ofSeconds(1)))
-                .isInstanceOf(IllegalArgumentException.class);
+                .isInstanceOf(InvalidConfigurationException.class).hasFieldOrPropertyWithValue("option", "retryPolicy");
         assertThatThrownBy(() -> RetryPolicy.exponential(Duration.ofSeconds(2), Duration.ofSeconds(1)))
-                .isInstanceOf(IllegalArgumentException.class);
+                .isInstanceOf(InvalidConfigurationException.class).hasFieldOrPropertyWithValue("option", "retryPolicy");
         assertThatThrownBy(() -> RetryPolicy.fixed(Duration.ofSeconds(-1)))
-                .isInstanceOf(IllegalArgumentException.class);
+                .isInstanceOf(InvalidConfigurationException.class).hasFieldOrPropertyWithValue("option", "retryPolicy");
     }
 }

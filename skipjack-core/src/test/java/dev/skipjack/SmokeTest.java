@@ -19,7 +19,7 @@ class SmokeTest extends DatabaseTest {
     void runsEnqueuedJobs() {
         AtomicInteger ran = new AtomicInteger();
         Skipjack s = client(builder().queue("default", 8)
-                .handler("ping", Ping.class, job -> {
+                .handler(JobKind.of("ping", Ping.class), job -> {
                     ran.incrementAndGet();
                     return Outcome.complete();
                 }));

@@ -54,11 +54,10 @@ class SqlInjectionTest extends DatabaseTest {
             assertThatThrownBy(() -> Skipjack.builder(dataSource).tablePrefix(p)).as(p).isInstanceOf(InvalidIdentifierException.class);
             assertThatThrownBy(() -> Skipjack.migrationSql(p, "skipjack_")).as(p).isInstanceOf(InvalidIdentifierException.class);
             assertThatThrownBy(() -> new AuditTables(new TableNames(schema, p))).as(p).isInstanceOf(InvalidIdentifierException.class);
-            assertThatThrownBy(() -> EnqueueOptions.defaults().queue(p)).as(p).isInstanceOf(InvalidOptionException.class);
-            assertThatThrownBy(() -> QueueOptions.of(p, 1)).as(p).isInstanceOf(InvalidOptionException.class);
-            assertThatThrownBy(() -> builder().handler(p, Text.class, job -> Outcome.complete())).as(p)
-                    .isInstanceOf(InvalidOptionException.class);
-            Skipjack producer = builder().kind("echo", Text.class).build();
+            assertThatThrownBy(() -> EnqueueOptions.defaults().withQueue(p)).as(p).isInstanceOf(InvalidOptionException.class);
+            assertThatThrownBy(() -> QueueOptions.of(p, 1)).as(p).isInstanceOf(InvalidConfigurationException.class).hasFieldOrPropertyWithValue("option", "queue(name)");
+            assertThatThrownBy(() -> JobKind.of(p, Text.class)).as(p).isInstanceOf(InvalidConfigurationException.class).hasFieldOrPropertyWithValue("option", "kind");
+            Skipjack producer = builder().kind(JobKind.of("echo", Text.class)).build();
             assertThatThrownBy(() -> producer.enqueue(p, new Text("x"))).as(p).isInstanceOf(InvalidJobException.class);
             assertCanaryUntouched();
         }
@@ -68,8 +67,8 @@ class SqlInjectionTest extends DatabaseTest {
     @Test
     void valuesCarryingSqlAreBoundAndComeBackVerbatim() {
         String hostileWorker = "w'; DROP TABLE " + canary + "; --";
-        Skipjack s = client(builder().workerId(hostileWorker).queue("default", 2).handler("echo", Text.class,
-                KindOptions.defaults().maxAttempts(1), job -> {
+        Skipjack s = client(builder().workerId(hostileWorker).queue("default", 2).handler(JobKind.of("echo", Text.class),
+                KindOptions.defaults().withMaxAttempts(1), job -> {
                     throw new IllegalStateException(job.args().s());
                 }));
         List<JobRequest> requests = new ArrayList<>();
@@ -90,7 +89,7 @@ class SqlInjectionTest extends DatabaseTest {
 
     @Test
     void searchFiltersCarryingSqlAreRejectedOrBound() {
-        Skipjack s = client(builder().kind("echo", Text.class));
+        Skipjack s = client(builder().kind(JobKind.of("echo", Text.class)));
         long plain = s.enqueue("echo", new Text("plain"));
         List<Long> hostile = new ArrayList<>();
         for (String p : payloads) {

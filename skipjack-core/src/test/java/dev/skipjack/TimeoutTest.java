@@ -62,8 +62,8 @@ class TimeoutTest extends DatabaseTest {
     @Test
     void sleepingHandlerIsInterruptedAndFailsWithJobTimeout() throws Exception {
         CountDownLatch interrupted = new CountDownLatch(1);
-        Skipjack s = client(builder().queue("default", 2).handler("slow", Args.class,
-                KindOptions.defaults().timeout(Duration.ofMillis(500)), job -> {
+        Skipjack s = client(builder().queue("default", 2).handler(JobKind.of("slow", Args.class),
+                KindOptions.defaults().withTimeout(Duration.ofMillis(500)), job -> {
                     try {
                         Thread.sleep(60_000); // the work that takes too long
                     } catch (InterruptedException e) {
@@ -73,7 +73,7 @@ class TimeoutTest extends DatabaseTest {
                     return Outcome.complete();
                 }));
         s.start();
-        long id = s.enqueue("slow", new Args(1), EnqueueOptions.defaults().maxAttempts(1));
+        long id = s.enqueue("slow", new Args(1), EnqueueOptions.defaults().withMaxAttempts(1));
 
         JobRow r = awaitRow(id, "discarded");
         assertThat(interrupted.await(5, TimeUnit.SECONDS)).as("handler interrupted").isTrue();
@@ -90,8 +90,8 @@ class TimeoutTest extends DatabaseTest {
     @Test
     void timedOutJobIsRetriedWithTheNextAttempt() {
         AtomicInteger calls = new AtomicInteger();
-        Skipjack s = client(builder().queue("default", 2).handler("slow", Args.class,
-                KindOptions.defaults().timeout(Duration.ofMillis(300)).retryPolicy(RetryPolicy.fixed(Duration.ZERO)),
+        Skipjack s = client(builder().queue("default", 2).handler(JobKind.of("slow", Args.class),
+                KindOptions.defaults().withTimeout(Duration.ofMillis(300)).withRetryPolicy(RetryPolicy.fixed(Duration.ZERO)),
                 job -> {
                     calls.incrementAndGet();
                     if (job.attempt() == 1) {
@@ -100,7 +100,7 @@ class TimeoutTest extends DatabaseTest {
                     return Outcome.complete();
                 }));
         s.start();
-        long id = s.enqueue("slow", new Args(1), EnqueueOptions.defaults().maxAttempts(3));
+        long id = s.enqueue("slow", new Args(1), EnqueueOptions.defaults().withMaxAttempts(3));
 
         JobRow r = awaitRow(id, "completed");
         assertThat(r.attempt()).isEqualTo(2);
@@ -110,14 +110,14 @@ class TimeoutTest extends DatabaseTest {
 
     @Test
     void handlerIgnoringInterruptsLosesItsJobWithoutBeingWaitedFor() {
-        Skipjack s = client(builder().queue("default", 2).handler("hang", Args.class,
-                KindOptions.defaults().timeout(Duration.ofMillis(300)).retryPolicy(RetryPolicy.fixed(Duration.ZERO)),
+        Skipjack s = client(builder().queue("default", 2).handler(JobKind.of("hang", Args.class),
+                KindOptions.defaults().withTimeout(Duration.ofMillis(300)).withRetryPolicy(RetryPolicy.fixed(Duration.ZERO)),
                 job -> {
                     hangIgnoringInterrupts();
                     return Outcome.complete();
                 }));
         s.start();
-        long id = s.enqueue("hang", new Args(1), EnqueueOptions.defaults().maxAttempts(2));
+        long id = s.enqueue("hang", new Args(1), EnqueueOptions.defaults().withMaxAttempts(2));
 
         JobRow r = awaitRow(id, "discarded");
         // Both attempts' handlers are still stuck: the job's fate did not wait for them.
@@ -140,13 +140,13 @@ class TimeoutTest extends DatabaseTest {
     @Test
     void otherJobsKeepRunningWhileAHandlerIsHung() {
         Skipjack s = client(builder().queue("default", 2)
-                .handler("hang", Args.class, KindOptions.defaults().timeout(Duration.ofMillis(300)), job -> {
+                .handler(JobKind.of("hang", Args.class), KindOptions.defaults().withTimeout(Duration.ofMillis(300)), job -> {
                     hangIgnoringInterrupts();
                     return Outcome.complete();
                 })
-                .handler("quick", Args.class, job -> Outcome.complete()));
+                .handler(JobKind.of("quick", Args.class), job -> Outcome.complete()));
         s.start();
-        long stuck = s.enqueue("hang", new Args(1), EnqueueOptions.defaults().maxAttempts(1));
+        long stuck = s.enqueue("hang", new Args(1), EnqueueOptions.defaults().withMaxAttempts(1));
         await("handler hung", WAIT, () -> hung.get() == 1);
         long[] quick = new long[20];
         for (int i = 0; i < quick.length; i++) {
@@ -162,8 +162,8 @@ class TimeoutTest extends DatabaseTest {
 
     @Test
     void transactionalHandlerPastItsTimeoutIsInterruptedAndItsWritesRolledBack() {
-        Skipjack s = client(builder().queue("default", 2).transactionalHandler("slow-tx", Args.class,
-                KindOptions.defaults().timeout(Duration.ofMillis(500)), (job, tx) -> {
+        Skipjack s = client(builder().queue("default", 2).transactionalHandler(JobKind.of("slow-tx", Args.class),
+                KindOptions.defaults().withTimeout(Duration.ofMillis(500)), (job, tx) -> {
                     try (PreparedStatement ps = tx.prepareStatement(
                             "INSERT INTO \"" + schema + "\".side_effects VALUES (?)")) {
                         ps.setLong(1, job.id());
@@ -174,7 +174,7 @@ class TimeoutTest extends DatabaseTest {
                 }));
         execute("CREATE TABLE \"" + schema + "\".side_effects (job_id bigint)");
         s.start();
-        long id = s.enqueue("slow-tx", new Args(1), EnqueueOptions.defaults().maxAttempts(1));
+        long id = s.enqueue("slow-tx", new Args(1), EnqueueOptions.defaults().withMaxAttempts(1));
 
         JobRow r = awaitRow(id, "discarded");
         assertThat(r.attempt()).isEqualTo(1);
@@ -184,15 +184,15 @@ class TimeoutTest extends DatabaseTest {
 
     @Test
     void transactionalHandlerStuckInALongStatementIsCutOffByItsTimeout() {
-        Skipjack s = client(builder().queue("default", 2).transactionalHandler("slow-sql", Args.class,
-                KindOptions.defaults().timeout(Duration.ofMillis(500)), (job, tx) -> {
+        Skipjack s = client(builder().queue("default", 2).transactionalHandler(JobKind.of("slow-sql", Args.class),
+                KindOptions.defaults().withTimeout(Duration.ofMillis(500)), (job, tx) -> {
                     try (PreparedStatement ps = tx.prepareStatement("SELECT pg_sleep(60)")) {
                         ps.execute();
                     }
                     return Outcome.complete();
                 }));
         s.start();
-        long id = s.enqueue("slow-sql", new Args(1), EnqueueOptions.defaults().maxAttempts(1));
+        long id = s.enqueue("slow-sql", new Args(1), EnqueueOptions.defaults().withMaxAttempts(1));
 
         JobRow r = awaitRow(id, "discarded");
         assertThat(r.attempt()).isEqualTo(1);
@@ -204,12 +204,12 @@ class TimeoutTest extends DatabaseTest {
 
     @Test
     void stopWithAHungLeaseModeHandlerReturnsWithinItsDeadline() {
-        Skipjack s = client(builder().queue("default", 2).handler("hang", Args.class, job -> {
+        Skipjack s = client(builder().queue("default", 2).handler(JobKind.of("hang", Args.class), job -> {
             hangIgnoringInterrupts();
             return Outcome.complete();
         }));
         s.start();
-        long id = s.enqueue("hang", new Args(1), EnqueueOptions.defaults().maxAttempts(3));
+        long id = s.enqueue("hang", new Args(1), EnqueueOptions.defaults().withMaxAttempts(3));
         await("handler hung", WAIT, () -> hung.get() == 1);
 
         long t0 = System.nanoTime();
@@ -232,13 +232,13 @@ class TimeoutTest extends DatabaseTest {
 
     @Test
     void stopWithATimedOutHandlerStillHungReturnsWithinItsDeadline() {
-        Skipjack s = client(builder().queue("default", 1).handler("hang", Args.class,
-                KindOptions.defaults().timeout(Duration.ofMillis(200)), job -> {
+        Skipjack s = client(builder().queue("default", 1).handler(JobKind.of("hang", Args.class),
+                KindOptions.defaults().withTimeout(Duration.ofMillis(200)), job -> {
                     hangIgnoringInterrupts();
                     return Outcome.complete();
                 }));
         s.start();
-        long id = s.enqueue("hang", new Args(1), EnqueueOptions.defaults().maxAttempts(1));
+        long id = s.enqueue("hang", new Args(1), EnqueueOptions.defaults().withMaxAttempts(1));
         awaitRow(id, "discarded");
         assertThat(hung.get()).isEqualTo(1);
 
@@ -252,12 +252,12 @@ class TimeoutTest extends DatabaseTest {
 
     @Test
     void stopWithAHungTransactionalHandlerReturnsAndTheJobIsAvailableAgain() {
-        Skipjack s = client(builder().queue("default", 2).transactionalHandler("hang-tx", Args.class, (job, tx) -> {
+        Skipjack s = client(builder().queue("default", 2).transactionalHandler(JobKind.of("hang-tx", Args.class), (job, tx) -> {
             hangIgnoringInterrupts();
             return Outcome.complete();
         }));
         s.start();
-        long id = s.enqueue("hang-tx", new Args(1), EnqueueOptions.defaults().maxAttempts(3));
+        long id = s.enqueue("hang-tx", new Args(1), EnqueueOptions.defaults().withMaxAttempts(3));
         await("handler hung", WAIT, () -> hung.get() == 1);
 
         long t0 = System.nanoTime();

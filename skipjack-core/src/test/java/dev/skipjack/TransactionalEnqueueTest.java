@@ -27,7 +27,7 @@ class TransactionalEnqueueTest extends DatabaseTest {
     }
 
     private Skipjack declaringClient() {
-        return client(builder().kind("confirm", Order.class));
+        return client(builder().kind(JobKind.of("confirm", Order.class)));
     }
 
     private void createOrdersTable() {
@@ -74,7 +74,7 @@ class TransactionalEnqueueTest extends DatabaseTest {
         try (Connection c = dataSource.getConnection()) {
             c.setAutoCommit(false);
             insertOrder(c, 7);
-            id = s.enqueue(c, "confirm", new Order(7), EnqueueOptions.defaults().priority(3));
+            id = s.enqueue(c, "confirm", new Order(7), EnqueueOptions.defaults().withPriority(3));
             assertThat(jobCount()).as("not visible before commit").isZero();
             c.commit();
             assertThat(c.getAutoCommit()).as("Skipjack leaves the caller's connection mode alone").isFalse();
@@ -144,7 +144,7 @@ class TransactionalEnqueueTest extends DatabaseTest {
     @Test
     void runningWorkerRunsTheJobOnlyOnceTheTransactionCommits() throws Exception {
         Set<Long> ran = ConcurrentHashMap.newKeySet();
-        Skipjack s = client(builder().queue("default", 2).handler("confirm", Order.class, job -> {
+        Skipjack s = client(builder().queue("default", 2).handler(JobKind.of("confirm", Order.class), job -> {
             ran.add(job.args().orderId());
             return Outcome.complete();
         }));

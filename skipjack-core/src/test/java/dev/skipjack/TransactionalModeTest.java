@@ -30,7 +30,7 @@ class TransactionalModeTest extends DatabaseTest {
     }
 
     private static final Duration WAIT = Duration.ofSeconds(30);
-    private static final KindOptions IMMEDIATE_RETRY = KindOptions.defaults().retryPolicy(RetryPolicy.fixed(Duration.ZERO));
+    private static final KindOptions IMMEDIATE_RETRY = KindOptions.defaults().withRetryPolicy(RetryPolicy.fixed(Duration.ZERO));
 
     private final CountDownLatch gate = new CountDownLatch(1);
     private final AtomicInteger inFlight = new AtomicInteger();
@@ -73,7 +73,7 @@ class TransactionalModeTest extends DatabaseTest {
     @Test
     void handlersWritesCommitTogetherWithTheCompletion() throws Exception {
         CountDownLatch written = new CountDownLatch(1);
-        Skipjack s = client(builder().queue("default", 2).transactionalHandler("tx", Args.class, (job, tx) -> {
+        Skipjack s = client(builder().queue("default", 2).transactionalHandler(JobKind.of("tx", Args.class), (job, tx) -> {
             writeSideEffect(tx, job);
             written.countDown();
             gate.await();
@@ -101,7 +101,7 @@ class TransactionalModeTest extends DatabaseTest {
 
     @Test
     void throwingHandlersWritesAreRolledBackAndTheFailureRecorded() {
-        Skipjack s = client(builder().queue("default", 2).transactionalHandler("tx", Args.class, IMMEDIATE_RETRY,
+        Skipjack s = client(builder().queue("default", 2).transactionalHandler(JobKind.of("tx", Args.class), IMMEDIATE_RETRY,
                 (job, tx) -> {
                     writeSideEffect(tx, job);
                     if (job.attempt() == 1) {
@@ -110,7 +110,7 @@ class TransactionalModeTest extends DatabaseTest {
                     return Outcome.complete();
                 }));
         createSideEffects();
-        long id = s.enqueue("tx", new Args(1), EnqueueOptions.defaults().maxAttempts(3));
+        long id = s.enqueue("tx", new Args(1), EnqueueOptions.defaults().withMaxAttempts(3));
         s.start();
 
         JobRow r = awaitRow(id, "completed");
@@ -127,13 +127,13 @@ class TransactionalModeTest extends DatabaseTest {
 
     @Test
     void alwaysFailingHandlerIsDiscardedWithNothingWritten() {
-        Skipjack s = client(builder().queue("default", 2).transactionalHandler("tx", Args.class, IMMEDIATE_RETRY,
+        Skipjack s = client(builder().queue("default", 2).transactionalHandler(JobKind.of("tx", Args.class), IMMEDIATE_RETRY,
                 (job, tx) -> {
                     writeSideEffect(tx, job);
                     throw new IllegalStateException("attempt " + job.attempt());
                 }));
         createSideEffects();
-        long id = s.enqueue("tx", new Args(1), EnqueueOptions.defaults().maxAttempts(3));
+        long id = s.enqueue("tx", new Args(1), EnqueueOptions.defaults().withMaxAttempts(3));
         s.start();
 
         JobRow r = awaitRow(id, "discarded");
@@ -144,7 +144,7 @@ class TransactionalModeTest extends DatabaseTest {
 
     @Test
     void outcomeOtherThanCompleteRollsBackTheWrites() {
-        Skipjack s = client(builder().queue("default", 2).transactionalHandler("tx", Args.class, IMMEDIATE_RETRY,
+        Skipjack s = client(builder().queue("default", 2).transactionalHandler(JobKind.of("tx", Args.class), IMMEDIATE_RETRY,
                 (job, tx) -> {
                     writeSideEffect(tx, job);
                     switch (job.args().n()) {
@@ -157,9 +157,9 @@ class TransactionalModeTest extends DatabaseTest {
                     }
                 }));
         createSideEffects();
-        long discarded = s.enqueue("tx", new Args(1), EnqueueOptions.defaults().maxAttempts(3));
-        long cancelled = s.enqueue("tx", new Args(2), EnqueueOptions.defaults().maxAttempts(3));
-        long snoozed = s.enqueue("tx", new Args(3), EnqueueOptions.defaults().maxAttempts(3));
+        long discarded = s.enqueue("tx", new Args(1), EnqueueOptions.defaults().withMaxAttempts(3));
+        long cancelled = s.enqueue("tx", new Args(2), EnqueueOptions.defaults().withMaxAttempts(3));
+        long snoozed = s.enqueue("tx", new Args(3), EnqueueOptions.defaults().withMaxAttempts(3));
         s.start();
 
         assertThat(awaitRow(discarded, "discarded").errors()).extracting(JobRow.ErrorEntry::errorClass)
@@ -178,7 +178,7 @@ class TransactionalModeTest extends DatabaseTest {
 
     @Test
     void handlerThatBreaksItsOwnTransactionFailsTheAttempt() {
-        Skipjack s = client(builder().queue("default", 2).transactionalHandler("tx", Args.class, IMMEDIATE_RETRY,
+        Skipjack s = client(builder().queue("default", 2).transactionalHandler(JobKind.of("tx", Args.class), IMMEDIATE_RETRY,
                 (job, tx) -> {
                     writeSideEffect(tx, job);
                     try (PreparedStatement ps = tx.prepareStatement("SELECT 1 / 0")) {
@@ -189,7 +189,7 @@ class TransactionalModeTest extends DatabaseTest {
                     return Outcome.complete();
                 }));
         createSideEffects();
-        long id = s.enqueue("tx", new Args(1), EnqueueOptions.defaults().maxAttempts(2));
+        long id = s.enqueue("tx", new Args(1), EnqueueOptions.defaults().withMaxAttempts(2));
         s.start();
 
         JobRow r = awaitRow(id, "discarded");
@@ -203,7 +203,7 @@ class TransactionalModeTest extends DatabaseTest {
         int accounts = 20;
         long initial = 1_000;
         int transfers = 500;
-        Skipjack s = client(builder().queue("default", 8).transactionalHandler("transfer", Transfer.class,
+        Skipjack s = client(builder().queue("default", 8).transactionalHandler(JobKind.of("transfer", Transfer.class),
                 IMMEDIATE_RETRY, (job, tx) -> {
                     maxInFlight.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
                     try {
@@ -224,7 +224,7 @@ class TransactionalModeTest extends DatabaseTest {
             int roll = random.nextInt(10);
             int mode = roll == 0 ? 1 : roll == 1 ? 2 : 0; // ~10% fail once, ~10% always fail
             requests.add(JobRequest.of("transfer", new Transfer(from, to, 1 + random.nextInt(50), mode),
-                    EnqueueOptions.defaults().maxAttempts(2)));
+                    EnqueueOptions.defaults().withMaxAttempts(2)));
         }
         s.enqueueAll(requests);
         s.start();

@@ -31,7 +31,7 @@ class TwoPhaseCommitTest extends DatabaseTest {
     @ParameterizedTest
     @ValueSource(strings = {"none", "before-prepare", "after-prepare", "after-external"})
     void killedBetweenStepsEndsWithExactlyOneEffectEverywhere(String crashPoint) throws Exception {
-        Skipjack producer = client(builder().kind("pay", TwoPhaseWorker.Payment.class));
+        Skipjack producer = client(builder().kind(JobKind.of("pay", TwoPhaseWorker.Payment.class)));
         execute("CREATE TABLE \"" + schema + "\".ledger (job_id bigint, attempt int, amount int)");
         execute("CREATE TABLE \"" + schema + "\".external_effects (job_id bigint, attempt int)");
         long id = producer.enqueue("pay", new TwoPhaseWorker.Payment(42));
@@ -64,8 +64,8 @@ class TwoPhaseCommitTest extends DatabaseTest {
     @Test
     void failedExternalCallRollsThePreparedWorkBackAndCountsTheAttempt() {
         AtomicInteger calls = new AtomicInteger();
-        Skipjack s = client(builder().queue("default", 1).twoPhaseHandler("pay", TwoPhaseWorker.Payment.class,
-                KindOptions.defaults().retryPolicy(a -> Duration.ZERO), new TwoPhaseJobHandler<TwoPhaseWorker.Payment>() {
+        Skipjack s = client(builder().queue("default", 1).twoPhaseHandler(JobKind.of("pay", TwoPhaseWorker.Payment.class),
+                KindOptions.defaults().withRetryPolicy(a -> Duration.ZERO), new TwoPhaseJobHandler<TwoPhaseWorker.Payment>() {
                     @Override
                     public Outcome prepare(Job<TwoPhaseWorker.Payment> job, Connection tx) throws Exception {
                         tx.createStatement().execute("INSERT INTO \"" + schema + "\".ledger VALUES (" + job.id() + ", "
@@ -99,7 +99,7 @@ class TwoPhaseCommitTest extends DatabaseTest {
     void startRefusesTwoPhaseKindsWhenTheServerCannotPrepareTransactions() {
         try (EmbeddedDatabase noPrepare = EmbeddedDatabase.builder().serverConfig("max_prepared_transactions", "0").start();
              com.zaxxer.hikari.HikariDataSource ds = new com.zaxxer.hikari.HikariDataSource(hikari(noPrepare.jdbcUrl()))) {
-            Skipjack s = Skipjack.builder(ds).queue("default", 1).twoPhaseHandler("pay", TwoPhaseWorker.Payment.class,
+            Skipjack s = Skipjack.builder(ds).queue("default", 1).twoPhaseHandler(JobKind.of("pay", TwoPhaseWorker.Payment.class),
                     new TwoPhaseJobHandler<TwoPhaseWorker.Payment>() {
                         public Outcome prepare(Job<TwoPhaseWorker.Payment> job, Connection tx) {
                             return Outcome.complete();

@@ -23,13 +23,8 @@ final class AdminConnection implements AutoCloseable {
         this.client = client;
     }
 
+    /** Opens the pool and builds a client (no queues, no kinds) on the schema {@code options} name. */
     static AdminConnection open(CommandLine commandLine, DatabaseOptions options) {
-        return open(commandLine, options, Skipjack.Builder::build);
-    }
-
-    /** Opens the pool and builds a client with {@code build} on a builder already set to the schema. */
-    static AdminConnection open(CommandLine commandLine, DatabaseOptions options,
-                                java.util.function.Function<Skipjack.Builder, Skipjack> build) {
         if (options.url().isEmpty()) {
             throw new CommandLine.ParameterException(commandLine, commandLine.getCommandName()
                     + " needs a database: give --url or set SKIPJACK_DATABASE_URL");
@@ -38,7 +33,7 @@ final class AdminConnection implements AutoCloseable {
         DatabaseConnection connection = DatabaseConnection.open(options.url(), 4, new PrintWriter(java.io.Writer.nullWriter()));
         try {
             return new AdminConnection(connection,
-                    build.apply(Skipjack.builder(connection.dataSource()).schema(options.schemaOr(DEFAULT_SCHEMA))));
+                    Skipjack.builder(connection.dataSource()).schema(options.schemaOr(DEFAULT_SCHEMA)).build());
         } catch (RuntimeException e) {
             connection.close();
             throw e;

@@ -1,5 +1,6 @@
 package dev.skipjack.cli;
 
+import dev.skipjack.JobKind;
 import dev.skipjack.JobRequest;
 import dev.skipjack.KindOptions;
 import dev.skipjack.Skipjack;
@@ -112,8 +113,8 @@ public final class ChaosCommand implements Callable<Integer> {
             s.execute("DROP SCHEMA IF EXISTS " + names.quotedSchema() + " CASCADE");
         }
         Skipjack producer = Skipjack.builder(ds).schema(schema)
-                .kind("chaos", ChaosWorker.Work.class)
-                .kind("chaos-poison", ChaosWorker.Work.class, KindOptions.defaults().maxAttempts(3))
+                .kind(JobKind.of("chaos", ChaosWorker.Work.class))
+                .kind(JobKind.of("chaos-poison", ChaosWorker.Work.class), KindOptions.defaults().withMaxAttempts(3))
                 .build();
         producer.migrate();
         AuditTables audit = new AuditTables(names);

@@ -3,6 +3,7 @@ package dev.skipjack.cli;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.skipjack.EnqueueOptions;
+import dev.skipjack.JobKind;
 import dev.skipjack.cli.output.JsonOutput;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -47,17 +48,19 @@ public final class EnqueueCommand implements Callable<Integer> {
         } catch (JsonProcessingException e) {
             throw new CommandLine.ParameterException(cl, "--args is not valid JSON: " + e.getOriginalMessage());
         }
+        // A producer needs no registration: the handle names the kind, and any JSON object is its args.
+        JobKind<JsonNode> handle = JobsCommand.usage(cl, () -> JobKind.of(kind, JsonNode.class));
         long id;
-        try (AdminConnection db = AdminConnection.open(cl, database, b -> JobsCommand.usage(cl, () -> b.kind(kind, JsonNode.class).build()))) {
+        try (AdminConnection db = AdminConnection.open(cl, database)) {
             id = JobsCommand.usage(cl, () -> {
-                EnqueueOptions options = EnqueueOptions.defaults().queue(queue).priority(priority);
+                EnqueueOptions options = EnqueueOptions.defaults().withQueue(queue).withPriority(priority);
                 if (maxAttempts != null) {
-                    options = options.maxAttempts(maxAttempts);
+                    options = options.withMaxAttempts(maxAttempts);
                 }
                 if (delay != null) {
-                    options = options.delay(delay);
+                    options = options.withDelay(delay);
                 }
-                return db.client().enqueue(kind, tree, options);
+                return db.client().enqueue(handle, tree, options);
             });
         }
         if (json) {

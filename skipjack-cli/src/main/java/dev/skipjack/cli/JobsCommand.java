@@ -1,5 +1,6 @@
 package dev.skipjack.cli;
 
+import dev.skipjack.InvalidConfigurationException;
 import dev.skipjack.InvalidJobException;
 import dev.skipjack.JobAction;
 import dev.skipjack.JobError;
@@ -40,11 +41,11 @@ public final class JobsCommand implements Runnable {
         spec.commandLine().usage(spec.commandLine().getOut());
     }
 
-    /** Turns a bad filter from the core into a usage error (exit 2) naming the problem. */
+    /** Turns a bad filter, option or kind from the core into a usage error (exit 2) naming the problem. */
     static <T> T usage(CommandLine commandLine, java.util.function.Supplier<T> build) {
         try {
             return build.get();
-        } catch (InvalidJobException e) {
+        } catch (InvalidJobException | InvalidConfigurationException e) {
             throw new CommandLine.ParameterException(commandLine, e.getMessage());
         }
     }

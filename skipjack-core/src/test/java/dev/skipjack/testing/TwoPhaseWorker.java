@@ -3,6 +3,7 @@ package dev.skipjack.testing;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.skipjack.Job;
+import dev.skipjack.JobKind;
 import dev.skipjack.Outcome;
 import dev.skipjack.QueueOptions;
 import dev.skipjack.Skipjack;
@@ -46,7 +47,7 @@ public final class TwoPhaseWorker {
                 .pollInterval(Duration.ofMillis(50))
                 .rescueInterval(Duration.ofMillis(200))
                 .queue(new QueueOptions("default", 1, 1))
-                .twoPhaseHandler("pay", Payment.class, new TwoPhaseJobHandler<Payment>() {
+                .twoPhaseHandler(JobKind.of("pay", Payment.class), new TwoPhaseJobHandler<Payment>() {
                     @Override
                     public Outcome prepare(Job<Payment> job, Connection tx) throws Exception {
                         try (PreparedStatement ps = tx.prepareStatement(

@@ -2,6 +2,7 @@ package dev.skipjack.testing;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import dev.skipjack.JobKind;
 import dev.skipjack.KindOptions;
 import dev.skipjack.Outcome;
 import dev.skipjack.QueueOptions;
@@ -76,7 +77,7 @@ public final class WorkerProcess {
             builder.pollInterval(Duration.ofMillis(50)).rescueInterval(Duration.ofMillis(rescueMillis));
         }
         if (mode.equals("transactional")) {
-            builder.transactionalHandler("audit", AuditArgs.class, (job, tx) -> {
+            builder.transactionalHandler(JobKind.of("audit", AuditArgs.class), (job, tx) -> {
                 pause(handlerMillis);
                 // started_at null: the audit uses the job transaction's now(), the claim time.
                 audit.recordExecution(tx, job.id(), job.attempt(), workerId, pid, null);
@@ -89,7 +90,7 @@ public final class WorkerProcess {
             try (Connection c = ds.getConnection()) {
                 clockOffsetMillis = databaseNow(c).getTime() - System.currentTimeMillis();
             }
-            builder.handler("audit", AuditArgs.class, job -> {
+            builder.handler(JobKind.of("audit", AuditArgs.class), job -> {
                 Timestamp startedAt = new Timestamp(System.currentTimeMillis() + clockOffsetMillis);
                 pause(handlerMillis);
                 try (Connection c = ds.getConnection()) {
@@ -98,19 +99,19 @@ public final class WorkerProcess {
                 return Outcome.complete();
             });
         }
-        KindOptions poison = KindOptions.defaults().maxAttempts(2).timeout(Duration.ofMillis(500))
-                .retryPolicy(attempt -> Duration.ZERO);
-        builder.handler("poison-throw", AuditArgs.class, poison, job -> {
+        KindOptions poison = KindOptions.defaults().withMaxAttempts(2).withTimeout(Duration.ofMillis(500))
+                .withRetryPolicy(attempt -> Duration.ZERO);
+        builder.handler(JobKind.of("poison-throw", AuditArgs.class), poison, job -> {
             throw new IllegalStateException("poison job " + job.id() + " always throws");
         });
-        builder.handler("poison-hang", AuditArgs.class, poison, job -> {
+        builder.handler(JobKind.of("poison-hang", AuditArgs.class), poison, job -> {
             long until = System.nanoTime() + 3_000_000_000L;
             while (System.nanoTime() < until) {
                 Thread.onSpinWait(); // ignores its interrupt on purpose
             }
             return Outcome.complete();
         });
-        builder.handler("poison-error", AuditArgs.class, poison, job -> {
+        builder.handler(JobKind.of("poison-error", AuditArgs.class), poison, job -> {
             throw new StackOverflowError("poison job " + job.id() + " throws an Error");
         });
         Skipjack skipjack = builder.build();

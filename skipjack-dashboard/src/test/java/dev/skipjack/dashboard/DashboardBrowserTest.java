@@ -11,6 +11,7 @@ import com.sun.net.httpserver.HttpServer;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.skipjack.EnqueueOptions;
+import dev.skipjack.JobKind;
 import dev.skipjack.KindOptions;
 import dev.skipjack.Skipjack;
 import dev.skipjack.embedded.EmbeddedDatabase;
@@ -125,20 +126,20 @@ class DashboardBrowserTest {
         // A failing handler produces a real error history with a real stack trace.
         Skipjack worker = Skipjack.builder(dataSource).schema(schema).queue("billing", 2)
                 .pollInterval(Duration.ofMillis(50))
-                .handler("charge-card", Args.class, KindOptions.defaults().maxAttempts(1), job -> {
+                .handler(JobKind.of("charge-card", Args.class), KindOptions.defaults().withMaxAttempts(1), job -> {
                     throw new IllegalStateException("card declined: " + job.args().note());
                 }).build();
         worker.migrate();
         worker.start();
-        failedId = worker.enqueue("charge-card", new Args("order 7"), EnqueueOptions.defaults().queue("billing"));
+        failedId = worker.enqueue("charge-card", new Args("order 7"), EnqueueOptions.defaults().withQueue("billing"));
         awaitSql("job " + failedId + " discarded", "SELECT count(*) FROM {{jobs}} WHERE id = " + failedId + " AND state = 'discarded'", 1);
         worker.close();
 
-        skipjack = Skipjack.builder(dataSource).schema(schema).kind("send-email", Args.class).build();
+        skipjack = Skipjack.builder(dataSource).schema(schema).kind(JobKind.of("send-email", Args.class)).build();
         for (int i = 0; i < 5; i++) {
-            skipjack.enqueue("send-email", new Args("welcome " + i), EnqueueOptions.defaults().queue("mail"));
+            skipjack.enqueue("send-email", new Args("welcome " + i), EnqueueOptions.defaults().withQueue("mail"));
         }
-        scriptId = skipjack.enqueue("send-email", new Args("x"), EnqueueOptions.defaults().queue("mail"));
+        scriptId = skipjack.enqueue("send-email", new Args("x"), EnqueueOptions.defaults().withQueue("mail"));
         // Args set with SQL: the hostile text exactly as an attacker would store it.
         sql("UPDATE {{jobs}} SET args = '" + SCRIPT_ARGS.replace("'", "''") + "'::jsonb WHERE id = " + scriptId);
         // Finished jobs over the last hour, for the throughput chart.
@@ -173,7 +174,7 @@ class DashboardBrowserTest {
 
         // Live: a job enqueued now shows up without a reload.
         long before = count("SELECT count(*) FROM {{jobs}} WHERE state = 'available'");
-        skipjack.enqueue("send-email", new Args("late"), EnqueueOptions.defaults().queue("mail"));
+        skipjack.enqueue("send-email", new Args("late"), EnqueueOptions.defaults().withQueue("mail"));
         assertThat(page.locator("[data-testid=total-available] .n")).hasText(String.format("%,d", before + 1));
     }
 

@@ -1,5 +1,6 @@
 package dev.skipjack.cli.bench;
 
+import dev.skipjack.JobKind;
 import dev.skipjack.Outcome;
 import dev.skipjack.Skipjack;
 
@@ -34,13 +35,13 @@ public final class IdleLatency {
         BlockingQueue<Long> started = new LinkedBlockingQueue<>();
         Skipjack worker = Skipjack.builder(dataSource).schema(schema).listenNotify(listenNotify)
                 .queue(SkipjackDrain.QUEUE, 8)
-                .handler(SkipjackDrain.KIND, SkipjackDrain.Args.class, job -> {
+                .handler(JobKind.of(SkipjackDrain.KIND, SkipjackDrain.Args.class), job -> {
                     started.add(System.nanoTime());
                     return Outcome.complete();
                 })
                 .build();
         Skipjack producer = Skipjack.builder(dataSource).schema(schema).listenNotify(listenNotify)
-                .kind(SkipjackDrain.KIND, SkipjackDrain.Args.class).build();
+                .kind(JobKind.of(SkipjackDrain.KIND, SkipjackDrain.Args.class)).build();
         new BenchTable(dataSource, worker.jobsTable()).empty();
         worker.start();
         try {

@@ -2,6 +2,7 @@ package dev.skipjack.cli.bench;
 
 import com.zaxxer.hikari.HikariDataSource;
 import dev.skipjack.EnqueueOptions;
+import dev.skipjack.JobKind;
 import dev.skipjack.JobRequest;
 import dev.skipjack.Outcome;
 import dev.skipjack.Skipjack;
@@ -73,14 +74,14 @@ public final class ScaleWorker {
         String kind = "bench-warm-up-" + index;
         LongAdder done = new LongAdder();
         Skipjack warm = Skipjack.builder(pool).schema(schema).queue(queue, concurrency)
-                .handler(kind, SkipjackDrain.Args.class, job -> {
+                .handler(JobKind.of(kind, SkipjackDrain.Args.class), job -> {
                     done.increment();
                     return Outcome.complete();
                 })
                 .build();
         List<JobRequest> requests = new ArrayList<>(WARM_UP_JOBS);
         for (int i = 0; i < WARM_UP_JOBS; i++) {
-            requests.add(JobRequest.of(kind, new SkipjackDrain.Args(i), EnqueueOptions.defaults().queue(queue)));
+            requests.add(JobRequest.of(kind, new SkipjackDrain.Args(i), EnqueueOptions.defaults().withQueue(queue)));
         }
         warm.enqueueAll(requests);
         warm.start();

@@ -2,6 +2,7 @@ package dev.skipjack.cli.bench;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import dev.skipjack.JobKind;
 import dev.skipjack.JobRequest;
 import dev.skipjack.Skipjack;
 
@@ -169,7 +170,7 @@ public final class ScaleWorkload {
     private Point drainWithWorkers(int jobs, List<Process> workers, List<Writer> inputs, AtomicLongArray handled,
                                    Path logDir) throws Exception {
         table.empty();
-        Skipjack producer = Skipjack.builder(dataSource).schema(schema).kind(SkipjackDrain.KIND, SkipjackDrain.Args.class).build();
+        Skipjack producer = Skipjack.builder(dataSource).schema(schema).kind(JobKind.of(SkipjackDrain.KIND, SkipjackDrain.Args.class)).build();
         List<JobRequest> requests = new ArrayList<>(jobs);
         for (int i = 0; i < jobs; i++) {
             requests.add(JobRequest.of(SkipjackDrain.KIND, new SkipjackDrain.Args(i)));

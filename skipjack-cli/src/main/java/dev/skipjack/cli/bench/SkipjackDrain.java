@@ -1,5 +1,6 @@
 package dev.skipjack.cli.bench;
 
+import dev.skipjack.JobKind;
 import dev.skipjack.JobRequest;
 import dev.skipjack.Outcome;
 import dev.skipjack.Skipjack;
@@ -51,7 +52,7 @@ public final class SkipjackDrain {
         return Skipjack.builder(workerDataSource)
                 .schema(schema)
                 .queue(QUEUE, concurrency)
-                .handler(KIND, Args.class, job -> {
+                .handler(JobKind.of(KIND, Args.class), job -> {
                     handled.increment();
                     return Outcome.complete();
                 })
@@ -62,7 +63,7 @@ public final class SkipjackDrain {
         LongAdder handled = new LongAdder();
         Skipjack skipjack = client(concurrency, handled);
         Skipjack producer = workerDataSource == dataSource ? skipjack
-                : Skipjack.builder(dataSource).schema(schema).kind(KIND, Args.class).build();
+                : Skipjack.builder(dataSource).schema(schema).kind(JobKind.of(KIND, Args.class)).build();
         BenchTable table = new BenchTable(dataSource, skipjack.jobsTable());
         if (onlyOwnKind) {
             table = table.onlyKind(KIND);

@@ -1,5 +1,6 @@
 package dev.skipjack.cli.bench;
 
+import dev.skipjack.JobKind;
 import dev.skipjack.JobState;
 import dev.skipjack.Outcome;
 import dev.skipjack.Skipjack;
@@ -69,13 +70,13 @@ public final class Soak {
         }
         Skipjack worker = Skipjack.builder(dataSource).schema(schema)
                 .queue(SkipjackDrain.QUEUE, concurrency)
-                .handler(SteadyStream.KIND, OfferedLoad.Args.class, job -> Outcome.complete())
+                .handler(JobKind.of(SteadyStream.KIND, OfferedLoad.Args.class), job -> Outcome.complete())
                 .retention(JobState.COMPLETED, RETENTION)
                 .retention(JobState.CANCELLED, RETENTION)
                 .retention(JobState.DISCARDED, RETENTION)
                 .pruneInterval(PRUNE_INTERVAL)
                 .build();
-        Skipjack producer = Skipjack.builder(dataSource).schema(schema).kind(SteadyStream.KIND, OfferedLoad.Args.class).build();
+        Skipjack producer = Skipjack.builder(dataSource).schema(schema).kind(JobKind.of(SteadyStream.KIND, OfferedLoad.Args.class)).build();
         BenchTable table = new BenchTable(dataSource, worker.jobsTable());
         table.empty();
         String autovacuum = autovacuumSettings(table);

@@ -1,5 +1,6 @@
 package dev.skipjack.cli.bench;
 
+import dev.skipjack.JobKind;
 import dev.skipjack.Outcome;
 import dev.skipjack.Skipjack;
 
@@ -75,7 +76,7 @@ public final class SteadyStream {
         LongAdder handled = new LongAdder();
         Skipjack worker = Skipjack.builder(dataSource).schema(schema)
                 .queue(SkipjackDrain.QUEUE, concurrency)
-                .handler(KIND, OfferedLoad.Args.class, job -> {
+                .handler(JobKind.of(KIND, OfferedLoad.Args.class), job -> {
                     OfferedLoad.Args a = job.args();
                     if (a.run() == run && a.n() < capacity) {
                         startedAt.set(a.n(), System.nanoTime());
@@ -84,7 +85,7 @@ public final class SteadyStream {
                     return Outcome.complete();
                 })
                 .build();
-        Skipjack producer = Skipjack.builder(dataSource).schema(schema).kind(KIND, OfferedLoad.Args.class).build();
+        Skipjack producer = Skipjack.builder(dataSource).schema(schema).kind(JobKind.of(KIND, OfferedLoad.Args.class)).build();
         BenchTable table = new BenchTable(dataSource, worker.jobsTable());
         table.empty();
         worker.start();

@@ -2,6 +2,7 @@ package dev.skipjack.cli.chaos;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import dev.skipjack.JobKind;
 import dev.skipjack.KindOptions;
 import dev.skipjack.Outcome;
 import dev.skipjack.QueueOptions;
@@ -63,14 +64,14 @@ public final class ChaosWorker {
                 .shutdownTimeout(Duration.ofSeconds(5))
                 .queue(new QueueOptions("default", concurrency, 10));
         if (mode.equals("transactional")) {
-            builder.transactionalHandler("chaos", Work.class, (job, tx) -> {
+            builder.transactionalHandler(JobKind.of("chaos", Work.class), (job, tx) -> {
                 Thread.sleep(ThreadLocalRandom.current().nextInt(2, 20));
                 // started_at null: the audit uses the job transaction's now(), the claim time.
                 audit.recordExecution(tx, job.id(), job.attempt(), workerId, pid, null);
                 return Outcome.complete();
             });
         } else {
-            builder.handler("chaos", Work.class, job -> {
+            builder.handler(JobKind.of("chaos", Work.class), job -> {
                 Timestamp startedAt = new Timestamp(System.currentTimeMillis() + clockOffsetMillis);
                 Thread.sleep(ThreadLocalRandom.current().nextInt(2, 20));
                 try (Connection c = ds.getConnection()) {
@@ -79,7 +80,7 @@ public final class ChaosWorker {
                 return Outcome.complete();
             });
         }
-        builder.handler("chaos-poison", Work.class, KindOptions.defaults().retryPolicy(a -> Duration.ZERO), job -> {
+        builder.handler(JobKind.of("chaos-poison", Work.class), KindOptions.defaults().withRetryPolicy(a -> Duration.ZERO), job -> {
             throw new IllegalStateException("poison job " + job.id());
         });
         Skipjack skipjack = builder.build();

@@ -81,7 +81,7 @@ public final class DemoBank {
                      + " (SELECT count(DISTINCT job_id) FROM " + ledgerTable + "),"
                      + " (SELECT count(*) FROM " + ledgerTable + " t LEFT JOIN " + jobsTable + " j ON j.id = t.job_id"
                      + "   WHERE j.state IS DISTINCT FROM 'completed'),"
-                     + " (SELECT count(*) FROM " + jobsTable + " WHERE kind = '" + DemoWorkload.TRANSFER + "'"
+                     + " (SELECT count(*) FROM " + jobsTable + " WHERE kind = '" + DemoWorkload.TRANSFER.name() + "'"
                      + "   AND state = 'completed')")) {
             rs.next();
             return new LedgerCheck(rs.getLong(1), rs.getLong(2), rs.getLong(3), rs.getLong(4));

@@ -93,7 +93,7 @@ public final class DemoJobsTable {
         try (Connection c = dataSource.getConnection(); Statement s = c.createStatement();
              ResultSet rs = s.executeQuery("SELECT count(*),"
                      + " count(*) FILTER (WHERE state = 'discarded' AND attempt = max_attempts)"
-                     + " FROM " + name + " WHERE kind = '" + DemoWorkload.CHARGE_CARD + "'"
+                     + " FROM " + name + " WHERE kind = '" + DemoWorkload.CHARGE_CARD.name() + "'"
                      + " AND (args ->> 'alwaysDeclined')::boolean")) {
             rs.next();
             return new DeclinedCards(rs.getLong(1), rs.getLong(2));

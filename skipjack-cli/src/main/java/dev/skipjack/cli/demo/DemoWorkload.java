@@ -2,6 +2,7 @@ package dev.skipjack.cli.demo;
 
 import dev.skipjack.EnqueueOptions;
 import dev.skipjack.Job;
+import dev.skipjack.JobKind;
 import dev.skipjack.JobRequest;
 import dev.skipjack.KindOptions;
 import dev.skipjack.Outcome;
@@ -22,11 +23,11 @@ import java.util.concurrent.ThreadLocalRandom;
  */
 public final class DemoWorkload {
 
-    public static final String SEND_EMAIL = "send-email";
-    public static final String RESIZE_IMAGE = "resize-image";
-    public static final String CHARGE_CARD = "charge-card";
-    public static final String TRANSFER = "transfer";
-    public static final Set<String> KINDS = Set.of(SEND_EMAIL, RESIZE_IMAGE, CHARGE_CARD, TRANSFER);
+    public static final JobKind<SendEmail> SEND_EMAIL = JobKind.of("send-email", SendEmail.class);
+    public static final JobKind<ResizeImage> RESIZE_IMAGE = JobKind.of("resize-image", ResizeImage.class);
+    public static final JobKind<ChargeCard> CHARGE_CARD = JobKind.of("charge-card", ChargeCard.class);
+    public static final JobKind<DemoBank.Transfer> TRANSFER = JobKind.of("transfer", DemoBank.Transfer.class);
+    public static final Set<String> KINDS = Set.of(SEND_EMAIL.name(), RESIZE_IMAGE.name(), CHARGE_CARD.name(), TRANSFER.name());
 
     /** Money moves on its own queue, so a backlog of emails never delays a payment. */
     public static final String DEFAULT_QUEUE = EnqueueOptions.DEFAULT_QUEUE;
@@ -69,14 +70,14 @@ public final class DemoWorkload {
     /** Registers a handler for every demo kind: lease mode for most, transactional for transfers. */
     public static Skipjack.Builder registerHandlers(Skipjack.Builder builder, DemoBank bank) {
         return builder
-                .handler(SEND_EMAIL, SendEmail.class, KindOptions.defaults().retryPolicy(EMAIL_RETRIES),
+                .handler(SEND_EMAIL, KindOptions.defaults().withRetryPolicy(EMAIL_RETRIES),
                         DemoWorkload::sendEmail)
-                .handler(RESIZE_IMAGE, ResizeImage.class, DemoWorkload::resizeImage)
-                .handler(CHARGE_CARD, ChargeCard.class,
-                        KindOptions.defaults().maxAttempts(CHARGE_MAX_ATTEMPTS).retryPolicy(PAYMENT_RETRIES),
+                .handler(RESIZE_IMAGE, DemoWorkload::resizeImage)
+                .handler(CHARGE_CARD,
+                        KindOptions.defaults().withMaxAttempts(CHARGE_MAX_ATTEMPTS).withRetryPolicy(PAYMENT_RETRIES),
                         DemoWorkload::chargeCard)
-                .transactionalHandler(TRANSFER, DemoBank.Transfer.class,
-                        KindOptions.defaults().retryPolicy(PAYMENT_RETRIES), bank::transfer);
+                .transactionalHandler(TRANSFER,
+                        KindOptions.defaults().withRetryPolicy(PAYMENT_RETRIES), bank::transfer);
     }
 
     /**
@@ -85,8 +86,8 @@ public final class DemoWorkload {
      */
     public static List<JobRequest> plan(int jobs) {
         Random random = new Random(PLAN_SEED);
-        EnqueueOptions normal = EnqueueOptions.defaults().priority(NORMAL_PRIORITY);
-        EnqueueOptions critical = EnqueueOptions.defaults().queue(CRITICAL_QUEUE);
+        EnqueueOptions normal = EnqueueOptions.defaults().withPriority(NORMAL_PRIORITY);
+        EnqueueOptions critical = EnqueueOptions.defaults().withQueue(CRITICAL_QUEUE);
         List<JobRequest> plan = new ArrayList<>(jobs);
         for (int i = 0; i < jobs; i++) {
             int pick = random.nextInt(100);
@@ -99,10 +100,10 @@ public final class DemoWorkload {
             } else if (pick < 20) {
                 boolean urgent = random.nextInt(5) == 0;
                 ResizeImage resize = new ResizeImage("uploads/" + i + ".jpg", 320 * (1 + random.nextInt(4)), 240);
-                plan.add(JobRequest.of(RESIZE_IMAGE, resize, urgent ? normal.priority(URGENT_PRIORITY) : normal));
+                plan.add(JobRequest.of(RESIZE_IMAGE, resize, urgent ? normal.withPriority(URGENT_PRIORITY) : normal));
             } else if (random.nextInt(40) == 0) {
                 SendEmail reminder = new SendEmail("user" + i + "@example.com", "trial-ending-reminder", false);
-                plan.add(JobRequest.of(SEND_EMAIL, reminder, normal.delay(Duration.ofMillis(1000 + random.nextInt(4001)))));
+                plan.add(JobRequest.of(SEND_EMAIL, reminder, normal.withDelay(Duration.ofMillis(1000 + random.nextInt(4001)))));
             } else {
                 SendEmail email = new SendEmail("user" + i + "@example.com", "welcome", random.nextInt(20) == 0);
                 plan.add(JobRequest.of(SEND_EMAIL, email, normal));

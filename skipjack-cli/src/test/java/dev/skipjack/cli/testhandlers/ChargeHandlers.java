@@ -1,6 +1,7 @@
 package dev.skipjack.cli.testhandlers;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.skipjack.JobKind;
 import dev.skipjack.KindOptions;
 import dev.skipjack.Outcome;
 import dev.skipjack.Skipjack;
@@ -15,7 +16,7 @@ public final class ChargeHandlers implements Consumer<Skipjack.Builder> {
 
     @Override
     public void accept(Skipjack.Builder builder) {
-        builder.handler("charge", JsonNode.class, KindOptions.defaults().maxAttempts(1), job -> {
+        builder.handler(JobKind.of("charge", JsonNode.class), KindOptions.defaults().withMaxAttempts(1), job -> {
             if (job.attempt() == 1) {
                 throw new IllegalStateException("card declined for order " + job.args().path("order").asInt());
             }

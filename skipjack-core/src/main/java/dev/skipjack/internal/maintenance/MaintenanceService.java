@@ -1,7 +1,7 @@
 package dev.skipjack.internal.maintenance;
 
 import dev.skipjack.internal.maintenance.LeaderElector;
-import dev.skipjack.internal.worker.WorkerThreads;
+import dev.skipjack.internal.threads.WorkerThreads;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -18,11 +18,11 @@ public final class TableNames {
 
     public TableNames(String schema, String prefix) {
         if (schema == null || !SCHEMA.matcher(schema).matches()) {
-            throw new InvalidIdentifierException("invalid schema name " + shown(schema)
+            throw new InvalidIdentifierException("schema", "invalid schema name " + shown(schema)
                     + ": use 1-41 of a-z, 0-9 and '_', not starting with a digit");
         }
         if (prefix == null || !PREFIX.matcher(prefix).matches()) {
-            throw new InvalidIdentifierException("invalid table prefix " + shown(prefix)
+            throw new InvalidIdentifierException("tablePrefix", "invalid table prefix " + shown(prefix)
                     + ": use 0-21 of a-z, 0-9 and '_', not starting with a digit");
         }
         this.schema = schema;

@@ -1,5 +1,6 @@
 package dev.skipjack.internal.worker;
 
+import dev.skipjack.internal.threads.WorkerThreads;
 import dev.skipjack.internal.claim.ClaimedJob;
 import dev.skipjack.internal.complete.BatchCompleter;
 import dev.skipjack.internal.pause.PausedQueues;

@@ -1,5 +1,6 @@
 package dev.skipjack.internal.worker;
 
+import dev.skipjack.internal.threads.WorkerThreads;
 import dev.skipjack.internal.kind.RegisteredKind;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.skipjack.internal.claim.JobClaimer;

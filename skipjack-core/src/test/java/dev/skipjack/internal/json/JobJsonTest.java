@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.cfg.JsonNodeFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.skipjack.JobKind;
 import dev.skipjack.EnqueueOptions;
 import dev.skipjack.JobQuery;
 import dev.skipjack.JobState;
@@ -88,11 +89,11 @@ class JobJsonTest extends DatabaseTest {
     @Test
     void aJobThatReallyFailedCarriesTheErrorSkipjackRecorded() {
         Skipjack worker = client(builder().queue("billing", 1)
-                .handler("charge-card", Order.class, KindOptions.defaults().maxAttempts(1), job -> {
+                .handler(JobKind.of("charge-card", Order.class), KindOptions.defaults().withMaxAttempts(1), job -> {
                     throw new IllegalStateException("card declined: order " + job.args().orderId());
                 }));
         worker.start();
-        long id = worker.enqueue("charge-card", new Order(7), EnqueueOptions.defaults().queue("billing"));
+        long id = worker.enqueue("charge-card", new Order(7), EnqueueOptions.defaults().withQueue("billing"));
         awaitState(worker, id, JobState.DISCARDED, Duration.ofSeconds(15));
 
         JsonNode json = JobJson.jobWithErrors(worker.admin().job(id).orElseThrow());

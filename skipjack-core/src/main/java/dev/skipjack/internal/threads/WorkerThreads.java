@@ -1,4 +1,4 @@
-package dev.skipjack.internal.worker;
+package dev.skipjack.internal.threads;
 
 import java.lang.reflect.Method;
 import java.util.concurrent.ExecutorService;
