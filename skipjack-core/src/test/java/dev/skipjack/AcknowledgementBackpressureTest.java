@@ -23,7 +23,7 @@ class AcknowledgementBackpressureTest extends DatabaseTest {
 
     private static final int CONCURRENCY = 4;
     private static final int MAX_BATCH = 10;
-    /** QueueFetcher's bound: running + one round of claims (4 statements) + two completer batches of 2,000. */
+    /** QueueDispatcher's bound: running + one round of claims (4 statements) + two completer batches of 2,000. */
     private static final int HELD_AT_MOST = CONCURRENCY + MAX_BATCH * 4 + 2 * 2_000;
     private static final int JOBS = HELD_AT_MOST * 2;
 

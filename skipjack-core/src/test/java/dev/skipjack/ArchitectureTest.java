@@ -61,7 +61,7 @@ class ArchitectureTest {
 
     /*
      * Fails on the code this test was written against: twophase and worker use each other
-     * (PreparedTransactionResolver takes worker.RegisteredKind; WorkerRuntime and JobRunner use
+     * (PreparedTransactionResolver takes worker.RegisteredKind; WorkerRuntime and JobExecutor use
      * twophase.TwoPhaseKind and the resolver). The refactoring of the internal packages removes
      * that cycle; the test stays red until it does rather than being weakened to pass.
      */

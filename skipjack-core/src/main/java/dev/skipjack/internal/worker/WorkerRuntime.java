@@ -47,7 +47,7 @@ public final class WorkerRuntime {
 
     private final WorkerContext ctx;
     private final SqlStatements sql;
-    private final Map<String, QueueFetcher> fetchers = new LinkedHashMap<>();
+    private final Map<String, QueueDispatcher> fetchers = new LinkedHashMap<>();
     private final Timing timing;
     private final ScheduledExecutorService heartbeatTimer;
     private final ScheduledExecutorService leaseWatchdog;
@@ -84,14 +84,14 @@ public final class WorkerRuntime {
             }
         }
         for (QueueSettings q : queues) {
-            fetchers.put(q.name(), new QueueFetcher(ctx, q.name(), q.concurrency(), q.maxBatch(), claimedInTransaction,
+            fetchers.put(q.name(), new QueueDispatcher(ctx, q.name(), q.concurrency(), q.maxBatch(), claimedInTransaction,
                     kindsRunElsewhere, timing.pollInterval(), pausedQueues));
         }
     }
 
     public void start() {
         ctx.completer().start();
-        fetchers.values().forEach(QueueFetcher::start);
+        fetchers.values().forEach(QueueDispatcher::start);
         LeaseHeartbeat heartbeat = new LeaseHeartbeat(ctx, sql);
         heartbeatTimer.scheduleWithFixedDelay(heartbeat, timing.heartbeatInterval().toMillis(),
                 timing.heartbeatInterval().toMillis(), TimeUnit.MILLISECONDS);
@@ -106,7 +106,7 @@ public final class WorkerRuntime {
     /** Wakes the fetchers of these queues: jobs were just made available. */
     public void wake(Set<String> queues) {
         for (String q : queues) {
-            QueueFetcher f = fetchers.get(q);
+            QueueDispatcher f = fetchers.get(q);
             if (f != null) {
                 f.wake();
             }
@@ -115,7 +115,7 @@ public final class WorkerRuntime {
 
     /** Wakes every fetcher of this process. */
     public void wakeAll() {
-        fetchers.values().forEach(QueueFetcher::wake);
+        fetchers.values().forEach(QueueDispatcher::wake);
     }
 
     /** Number of executions this process holds right now. */
@@ -129,13 +129,13 @@ public final class WorkerRuntime {
      */
     public void stop(Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();
-        fetchers.values().forEach(QueueFetcher::requestStop);
+        fetchers.values().forEach(QueueDispatcher::requestStop);
         boolean idle = true;
         try {
-            for (QueueFetcher f : fetchers.values()) {
+            for (QueueDispatcher f : fetchers.values()) {
                 f.awaitStopped(deadline);
             }
-            for (QueueFetcher f : fetchers.values()) {
+            for (QueueDispatcher f : fetchers.values()) {
                 idle &= f.awaitIdle(deadline);
             }
         } catch (InterruptedException e) {

@@ -34,9 +34,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * before any of them starts. Transactional kinds are claimed by the job threads themselves, one
  * job per transaction, paced by the same slots.
  */
-public final class QueueFetcher {
+public final class QueueDispatcher {
 
-    private static final Logger log = LoggerFactory.getLogger(QueueFetcher.class);
+    private static final Logger log = LoggerFactory.getLogger(QueueDispatcher.class);
 
     /** Most transactional jobs one job thread runs before it gives its slot back to the fetcher. */
     static final int TRANSACTIONAL_RUN_LENGTH = 100;
@@ -84,7 +84,7 @@ public final class QueueFetcher {
     }
 
     private final WorkerContext ctx;
-    private final JobRunner runner;
+    private final JobExecutor executor;
     private final String queue;
     private final int concurrency;
     private final int maxBatch;
@@ -116,10 +116,10 @@ public final class QueueFetcher {
     private volatile boolean leaseWorkLikely = true;
     private volatile boolean running;
 
-    public QueueFetcher(WorkerContext ctx, String queue, int concurrency, int maxBatch, Set<String> transactionalKinds,
+    public QueueDispatcher(WorkerContext ctx, String queue, int concurrency, int maxBatch, Set<String> transactionalKinds,
                         Set<String> kindsRunElsewhere, Duration pollInterval, PausedQueues pausedQueues) {
         this.ctx = ctx;
-        this.runner = new JobRunner(ctx);
+        this.executor = new JobExecutor(ctx);
         this.queue = queue;
         this.concurrency = concurrency;
         this.maxBatch = maxBatch;
@@ -447,7 +447,7 @@ public final class QueueFetcher {
         while (b != null) {
             // Abandoned while buffered (its lease could not be extended): it is not ours to run.
             if (!b.execution().isSettled()) {
-                runner.runLeased(b.job(), b.execution());
+                executor.runLeased(b.job(), b.execution());
                 finishedJobs.increment();
             }
             b = takeBuffered();
@@ -479,7 +479,7 @@ public final class QueueFetcher {
 
     private void runTransactionalJobs() {
         for (int i = 0; i < TRANSACTIONAL_RUN_LENGTH && running && !pausedQueues.isPaused(queue); i++) {
-            if (!runner.runOneTransactional(queue, transactionalKinds)) {
+            if (!executor.runOneTransactional(queue, transactionalKinds)) {
                 transactionalWorkLikely = false;
                 return;
             }

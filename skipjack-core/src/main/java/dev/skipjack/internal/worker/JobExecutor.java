@@ -27,9 +27,9 @@ import java.util.concurrent.TimeUnit;
  * Runs claimed jobs: resolves the kind, deserializes the args, calls the handler under its timeout
  * and records the outcome. Whatever the handler or the row does, this never throws to its caller.
  */
-final class JobRunner {
+final class JobExecutor {
 
-    private static final Logger log = LoggerFactory.getLogger(JobRunner.class);
+    private static final Logger log = LoggerFactory.getLogger(JobExecutor.class);
 
     /**
      * In transactional mode the server's statement_timeout stops a hung statement cleanly at the
@@ -43,7 +43,7 @@ final class JobRunner {
     private final Map<JavaType, ObjectReader> readers = new ConcurrentHashMap<>();
     private final OutcomeTranslator translator;
 
-    JobRunner(WorkerContext ctx) {
+    JobExecutor(WorkerContext ctx) {
         this.ctx = ctx;
         this.translator = ctx.translator();
     }
