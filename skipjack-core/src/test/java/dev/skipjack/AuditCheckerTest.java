@@ -5,7 +5,7 @@ import dev.skipjack.internal.audit.AuditChecker.Mode;
 import dev.skipjack.internal.audit.AuditReport;
 import dev.skipjack.internal.audit.AuditTables;
 import dev.skipjack.internal.sql.TableNames;
-import dev.skipjack.testing.DatabaseTest;
+import dev.skipjack.support.DatabaseTest;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 

@@ -1,9 +1,9 @@
 package dev.skipjack;
 
-import dev.skipjack.testing.DatabaseTest;
-import dev.skipjack.testing.TestDatabase;
-import dev.skipjack.testing.WorkerProcess;
-import dev.skipjack.testing.WorkerProcesses;
+import dev.skipjack.support.DatabaseTest;
+import dev.skipjack.support.TestDatabase;
+import dev.skipjack.support.WorkerProcess;
+import dev.skipjack.support.WorkerProcesses;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;

@@ -2,7 +2,7 @@ package dev.skipjack;
 
 import dev.skipjack.internal.audit.AuditTables;
 import dev.skipjack.internal.sql.TableNames;
-import dev.skipjack.testing.DatabaseTest;
+import dev.skipjack.support.DatabaseTest;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 

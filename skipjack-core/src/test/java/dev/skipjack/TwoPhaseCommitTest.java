@@ -1,10 +1,10 @@
 package dev.skipjack;
 
 import dev.skipjack.embedded.EmbeddedDatabase;
-import dev.skipjack.testing.DatabaseTest;
-import dev.skipjack.testing.TestDatabase;
-import dev.skipjack.testing.TwoPhaseWorker;
-import dev.skipjack.testing.WorkerProcesses;
+import dev.skipjack.support.DatabaseTest;
+import dev.skipjack.support.TestDatabase;
+import dev.skipjack.support.TwoPhaseWorker;
+import dev.skipjack.support.WorkerProcesses;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;

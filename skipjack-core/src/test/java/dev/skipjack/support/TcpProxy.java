@@ -1,4 +1,4 @@
-package dev.skipjack.testing;
+package dev.skipjack.support;
 
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,4 +1,4 @@
-package dev.skipjack.testing;
+package dev.skipjack.support;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;

@@ -1,4 +1,4 @@
-package dev.skipjack.testing;
+package dev.skipjack.support;
 
 import java.io.BufferedReader;
 import java.io.File;
