@@ -1,4 +1,4 @@
-package dev.skipjack.cli.chaos;
+package dev.skipjack.lab.chaos;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
@@ -18,7 +18,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * One worker JVM of {@code skipjack chaos}, with Skipjack's default lease and intervals. Its
+ * One worker JVM of {@code skipjack-lab chaos}, with Skipjack's default lease and intervals. Its
  * {@code chaos} handler sleeps a few milliseconds and writes one audit row per execution (lease
  * mode: its own transaction; transactional mode: the job's); {@code chaos-poison} always throws.
  * SIGTERM stops it gracefully. The database password comes in {@code SKIPJACK_CHAOS_PASSWORD},

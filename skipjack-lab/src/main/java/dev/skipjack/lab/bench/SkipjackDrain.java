@@ -1,4 +1,4 @@
-package dev.skipjack.cli.bench;
+package dev.skipjack.lab.bench;
 
 import dev.skipjack.JobRequest;
 import dev.skipjack.Outcome;

@@ -1,13 +1,16 @@
-package dev.skipjack.cli;
+package dev.skipjack.lab;
 
+import dev.skipjack.cli.DatabaseUrl;
+import dev.skipjack.cli.DatabaseConnection;
+import dev.skipjack.cli.DatabaseOptions;
 import dev.skipjack.Skipjack;
-import dev.skipjack.cli.bench.DepthWorkload;
-import dev.skipjack.cli.bench.IdleLatency;
-import dev.skipjack.cli.bench.RawCeiling;
-import dev.skipjack.cli.bench.ScaleWorkload;
-import dev.skipjack.cli.bench.SkipjackDrain;
-import dev.skipjack.cli.bench.Soak;
-import dev.skipjack.cli.bench.SteadyStream;
+import dev.skipjack.lab.bench.DepthWorkload;
+import dev.skipjack.lab.bench.IdleLatency;
+import dev.skipjack.lab.bench.RawCeiling;
+import dev.skipjack.lab.bench.ScaleWorkload;
+import dev.skipjack.lab.bench.SkipjackDrain;
+import dev.skipjack.lab.bench.Soak;
+import dev.skipjack.lab.bench.SteadyStream;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -28,7 +31,7 @@ import java.util.concurrent.Callable;
 import javax.sql.DataSource;
 
 /**
- * {@code skipjack bench}: the workloads of BENCHMARK.md, each reported next to the raw SQL ceiling
+ * {@code skipjack-lab bench}: the workloads of BENCHMARK.md, each reported next to the raw SQL ceiling
  * measured in the same run, ending with one {@code RESULT} line per workload.
  */
 @Command(name = "bench", mixinStandardHelpOptions = true,
@@ -196,7 +199,7 @@ public final class BenchCommand implements Callable<Integer> {
     private void runCeilingAndDrain(DataSource ds, String schema, int jobs, boolean drain, PrintWriter out,
                                     List<String> results) throws Exception {
         Skipjack tableOwner = Skipjack.builder(ds).schema(schema).build();
-        RawCeiling ceiling = new RawCeiling(new dev.skipjack.cli.bench.BenchTable(ds, tableOwner.jobsTable()));
+        RawCeiling ceiling = new RawCeiling(new dev.skipjack.lab.bench.BenchTable(ds, tableOwner.jobsTable()));
         SkipjackDrain skipjackDrain = new SkipjackDrain(ds, schema);
         // One unreported round of each first, so both are measured warm (see WARM_UP_MIN_JOBS).
         int warmUp = RawCeiling.warmUpJobs(jobs);

@@ -1,4 +1,4 @@
-package dev.skipjack.cli.bench;
+package dev.skipjack.lab.bench;
 
 import com.zaxxer.hikari.HikariDataSource;
 import dev.skipjack.EnqueueOptions;

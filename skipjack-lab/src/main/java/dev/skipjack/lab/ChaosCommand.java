@@ -1,9 +1,13 @@
-package dev.skipjack.cli;
+package dev.skipjack.lab;
 
+import dev.skipjack.cli.CliException;
+import dev.skipjack.cli.DatabaseUrl;
+import dev.skipjack.cli.DatabaseConnection;
+import dev.skipjack.cli.DatabaseOptions;
 import dev.skipjack.JobRequest;
 import dev.skipjack.KindOptions;
 import dev.skipjack.Skipjack;
-import dev.skipjack.cli.chaos.ChaosWorker;
+import dev.skipjack.lab.chaos.ChaosWorker;
 import dev.skipjack.internal.audit.AuditChecker;
 import dev.skipjack.internal.audit.AuditReport;
 import dev.skipjack.internal.audit.AuditTables;
@@ -35,7 +39,7 @@ import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
 
 /**
- * {@code skipjack chaos}: the long fault mix of RELIABILITY.md against any PostgreSQL. Worker JVMs
+ * {@code skipjack-lab chaos}: the long fault mix of RELIABILITY.md against any PostgreSQL. Worker JVMs
  * with Skipjack's default settings drain a steady stream of jobs (1% poison) while worker JVMs are
  * SIGKILLed and replaced and worker connections are terminated at random; afterwards the
  * independent audit checker judges the run and a RESULT line sums it up. Exits 1 on a violation.
