@@ -4,10 +4,6 @@ import com.zaxxer.hikari.HikariDataSource;
 import dev.skipjack.JobInfo;
 import dev.skipjack.JobState;
 import dev.skipjack.Skipjack;
-import dev.skipjack.internal.audit.AuditChecker;
-import dev.skipjack.internal.audit.AuditReport;
-import dev.skipjack.internal.audit.AuditTables;
-import dev.skipjack.internal.sql.TableNames;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -110,42 +106,6 @@ public abstract class DatabaseTest {
             }
         } catch (SQLException e) {
             throw new IllegalStateException(sql + ": " + e.getMessage(), e);
-        }
-    }
-
-    /** The execution audit of this test's schema (RELIABILITY.md), written by audit handlers. */
-    protected AuditTables auditTables() {
-        return new AuditTables(new TableNames(schema, "skipjack_"));
-    }
-
-    protected void createAudit() {
-        try (Connection c = dataSource.getConnection()) {
-            auditTables().create(c);
-        } catch (SQLException e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
-    /** The quoted name of the audit's executions table. */
-    protected String audit() {
-        return auditTables().executionsTable();
-    }
-
-    /** Records an injected fault against {@code worker} ({@code "*"}: all) at the database clock. */
-    protected void recordFault(String worker, String kind) {
-        try (Connection c = dataSource.getConnection()) {
-            auditTables().recordFault(c, worker, kind);
-        } catch (SQLException e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
-    /** Runs the independent audit checker over this test's schema. */
-    protected AuditReport checkAudit(AuditChecker.Mode mode, long enqueued) {
-        try (Connection c = dataSource.getConnection()) {
-            return new AuditChecker(new TableNames(schema, "skipjack_")).check(c, mode, enqueued);
-        } catch (SQLException e) {
-            throw new IllegalStateException(e);
         }
     }
 

@@ -7,21 +7,20 @@ import dev.skipjack.cli.DatabaseOptions;
 import dev.skipjack.JobRequest;
 import dev.skipjack.KindOptions;
 import dev.skipjack.Skipjack;
-import dev.skipjack.lab.chaos.ChaosWorker;
-import dev.skipjack.internal.audit.AuditChecker;
-import dev.skipjack.internal.audit.AuditReport;
-import dev.skipjack.internal.audit.AuditTables;
 import dev.skipjack.internal.sql.TableNames;
+import dev.skipjack.testing.audit.AuditChecker;
+import dev.skipjack.testing.audit.AuditReport;
+import dev.skipjack.testing.audit.AuditTables;
+import dev.skipjack.testing.process.AuditedWorker;
+import dev.skipjack.testing.process.WorkerOptions;
+import dev.skipjack.testing.process.WorkerProcesses;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -33,6 +32,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
@@ -52,6 +52,7 @@ import javax.sql.DataSource;
 public final class ChaosCommand implements Callable<Integer> {
 
     private static final String DEFAULT_SCHEMA = "skipjack_chaos";
+    private static final String APPLICATION_NAME = "skipjack-chaos";
 
     @CommandLine.Spec
     private CommandLine.Model.CommandSpec spec;
@@ -86,8 +87,6 @@ public final class ChaosCommand implements Callable<Integer> {
     @Option(names = "--seed", paramLabel = "N", description = "Random seed, to repeat a run's choices.")
     private Long seed;
 
-    private final List<Process> processes = new ArrayList<>();
-
     @Override
     public Integer call() throws Exception {
         if (!(minutes > 0) || workers < 1 || concurrency < 1 || rate < 1 || killEverySeconds < 1 || terminateEverySeconds < 1) {
@@ -97,16 +96,15 @@ public final class ChaosCommand implements Callable<Integer> {
             throw new CliException("--mode must be lease or transactional, not '" + mode + "'");
         }
         PrintWriter out = spec.commandLine().getOut();
-        try (DatabaseConnection connection = DatabaseConnection.open(database.url(), 8, out)) {
-            return run(connection, out);
-        } finally {
-            for (Process p : processes) {
-                p.destroyForcibly();
-            }
+        Path logDir = Files.createTempDirectory("skipjack-chaos-");
+        // Closing the launcher SIGKILLs every worker JVM still running, however the run ends.
+        try (DatabaseConnection connection = DatabaseConnection.open(database.url(), 8, out);
+             WorkerProcesses workerProcesses = new WorkerProcesses(logDir, List.of("-Xmx256m"))) {
+            return run(connection, workerProcesses, out);
         }
     }
 
-    private int run(DatabaseConnection connection, PrintWriter out) throws Exception {
+    private int run(DatabaseConnection connection, WorkerProcesses workerProcesses, PrintWriter out) throws Exception {
         DataSource ds = connection.dataSource();
         String schema = database.schemaOr(DEFAULT_SCHEMA);
         TableNames names = new TableNames(schema, "skipjack_"); // validates before the DROP below
@@ -116,8 +114,8 @@ public final class ChaosCommand implements Callable<Integer> {
             s.execute("DROP SCHEMA IF EXISTS " + names.quotedSchema() + " CASCADE");
         }
         Skipjack producer = Skipjack.builder(ds).schema(schema)
-                .kind("chaos", ChaosWorker.Work.class)
-                .kind("chaos-poison", ChaosWorker.Work.class, KindOptions.defaults().maxAttempts(3))
+                .kind("chaos", AuditedWorker.Work.class)
+                .kind("chaos-poison", AuditedWorker.Work.class, KindOptions.defaults().maxAttempts(3))
                 .build();
         producer.migrate();
         AuditTables audit = new AuditTables(names);
@@ -129,14 +127,17 @@ public final class ChaosCommand implements Callable<Integer> {
                 killEverySeconds, terminateEverySeconds, seedValue);
         out.flush();
 
-        Path logDir = Files.createTempDirectory("skipjack-chaos-");
+        if (connection.url().password() != null) {
+            workerProcesses.environment(Map.of(AuditedWorker.PASSWORD_ENV, connection.url().password()));
+        }
+        Path logDir = workerProcesses.logDir().toPath();
         List<String> alive = new ArrayList<>();
         List<Process> aliveProcesses = new ArrayList<>();
         int started = 0;
         for (int i = 0; i < workers; i++) {
             String name = "chaos-" + started++;
             alive.add(name);
-            aliveProcesses.add(startWorker(connection.url(), schema, name, logDir));
+            aliveProcesses.add(startWorker(workerProcesses, connection.url(), schema, name));
         }
         long enqueued = 0;
         int kills = 0;
@@ -150,7 +151,7 @@ public final class ChaosCommand implements Callable<Integer> {
             int perTick = Math.max(1, rate / 10);
             List<JobRequest> batch = new ArrayList<>(perTick);
             for (int i = 0; i < perTick; i++) {
-                batch.add(JobRequest.of(n % 100 == 99 ? "chaos-poison" : "chaos", new ChaosWorker.Work(n)));
+                batch.add(JobRequest.of(n % 100 == 99 ? "chaos-poison" : "chaos", new AuditedWorker.Work(n)));
                 n++;
             }
             enqueued += producer.enqueueAll(batch).size();
@@ -164,16 +165,14 @@ public final class ChaosCommand implements Callable<Integer> {
                         + " AND claimed_by = ?", victimName) == 0 && System.nanoTime() < holdDeadline) {
                     Thread.onSpinWait();
                 }
-                Process p = aliveProcesses.get(victim);
-                p.destroyForcibly(); // SIGKILL
-                p.waitFor(30, TimeUnit.SECONDS);
+                WorkerProcesses.kill(aliveProcesses.get(victim));
                 try (Connection c = ds.getConnection()) {
                     audit.recordFault(c, alive.get(victim), "killed");
                 }
                 kills++;
                 String name = "chaos-" + started++;
                 alive.set(victim, name);
-                aliveProcesses.set(victim, startWorker(connection.url(), schema, name, logDir));
+                aliveProcesses.set(victim, startWorker(workerProcesses, connection.url(), schema, name));
                 nextKill = now + TimeUnit.SECONDS.toNanos(killEverySeconds);
             }
             if (now > nextTerminate) {
@@ -219,35 +218,20 @@ public final class ChaosCommand implements Callable<Integer> {
         return report.ok() ? 0 : 1;
     }
 
-    private Process startWorker(DatabaseUrl url, String schema, String workerId, Path logDir) throws IOException {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        ProcessBuilder pb = new ProcessBuilder(java, "-Xmx256m", "-cp", System.getProperty("java.class.path"),
-                ChaosWorker.class.getName(), url.jdbcUrl(), url.user() == null ? "-" : url.user(), schema, mode,
-                workerId, Integer.toString(concurrency));
-        if (url.password() != null) {
-            pb.environment().put("SKIPJACK_CHAOS_PASSWORD", url.password());
+    /**
+     * A chaos worker JVM: Skipjack's default lease and intervals, batches of 10, 2-20 ms per job, a
+     * 5 s graceful stop, and connections named {@value #APPLICATION_NAME}&lt;schema&gt; so that
+     * {@link #terminateOne} hits only this run's workers.
+     */
+    private Process startWorker(WorkerProcesses workerProcesses, DatabaseUrl url, String schema, String workerId) {
+        WorkerOptions options = WorkerOptions.of(url.jdbcUrl(), schema, mode, workerId).user(url.user())
+                .concurrency(concurrency).batch(10).leaseMillis(0).rescueMillis(0).pauseMillis(2, 20)
+                .shutdownMillis(5_000).kind("chaos").applicationName(APPLICATION_NAME);
+        try {
+            return workerProcesses.start(options);
+        } catch (IOException e) {
+            throw new CliException("chaos " + e.getMessage());
         }
-        pb.redirectError(logDir.resolve(workerId + ".err").toFile());
-        Process p = pb.start();
-        BufferedReader stdout = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
-        String line = stdout.readLine();
-        if (line == null || !line.startsWith("READY")) {
-            p.destroyForcibly();
-            throw new CliException("chaos worker " + workerId + " did not start; see " + logDir.resolve(workerId + ".err"));
-        }
-        Thread drain = new Thread(() -> {
-            try {
-                while (stdout.readLine() != null) {
-                    // discard
-                }
-            } catch (IOException ignored) {
-                // the worker ended
-            }
-        });
-        drain.setDaemon(true);
-        drain.start();
-        processes.add(p);
-        return p;
     }
 
     /** Terminates one random backend of this run's workers; returns how many (0 or 1). */
@@ -255,7 +239,7 @@ public final class ChaosCommand implements Callable<Integer> {
         try (Connection c = ds.getConnection(); PreparedStatement ps = c.prepareStatement(
                 "SELECT count(pg_terminate_backend(pid)) FROM (SELECT pid FROM pg_stat_activity"
                         + " WHERE application_name = ? ORDER BY random() LIMIT 1) t")) {
-            ps.setString(1, "skipjack-chaos " + schema);
+            ps.setString(1, APPLICATION_NAME + " " + schema);
             try (ResultSet rs = ps.executeQuery()) {
                 rs.next();
                 return rs.getInt(1);

@@ -1,4 +1,4 @@
-package dev.skipjack.support;
+package dev.skipjack.testing.process;
 
 import java.io.BufferedReader;
 import java.io.File;
@@ -9,22 +9,39 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
-/** Starts {@link WorkerProcess} JVMs with this JVM's class path and kills them at the end. */
+/**
+ * Starts {@link AuditedWorker} JVMs with this JVM's class path and kills them at the end: for
+ * the fault tests and for the lab's chaos command. Each worker's stderr goes to
+ * {@code <logDir>/<workerId>.err}.
+ */
 public final class WorkerProcesses implements AutoCloseable {
+
+    /** The fault tests' worker JVMs: small and quick to start, as many run on one machine. */
+    private static final List<String> TEST_JVM_OPTIONS = List.of("-Xmx256m", "-XX:+UseSerialGC",
+            "-XX:TieredStopAtLevel=1");
 
     private final List<Process> processes = new ArrayList<>();
     private final Path logDir;
-    private java.util.Map<String, String> environment = java.util.Map.of();
+    private final List<String> jvmOptions;
+    private Map<String, String> environment = Map.of();
     private volatile long lastWorkerClockMillis;
 
+    /** The fault tests' launcher: logs under {@code target/worker-logs/<name>}. */
     public WorkerProcesses(String name) throws IOException {
-        this.logDir = Path.of("target", "worker-logs", name);
+        this(Path.of("target", "worker-logs", name), TEST_JVM_OPTIONS);
+    }
+
+    /** Workers with these JVM options, logging to {@code logDir}. */
+    public WorkerProcesses(Path logDir, List<String> jvmOptions) throws IOException {
+        this.logDir = logDir;
+        this.jvmOptions = List.copyOf(jvmOptions);
         Files.createDirectories(logDir);
     }
 
-    /** Starts one worker JVM and waits until it reports READY. */
+    /** Starts one fault-test worker JVM (rescue every 500 ms) and waits until it reports READY. */
     public Process start(String jdbcUrl, String schema, String mode, String workerId, int concurrency, int batch,
                          long leaseMillis, long handlerMillis) throws IOException {
         return start(jdbcUrl, schema, mode, workerId, concurrency, batch, leaseMillis, handlerMillis, 500);
@@ -33,12 +50,14 @@ public final class WorkerProcesses implements AutoCloseable {
     /** As above; {@code rescueMillis} 0 keeps Skipjack's default poll and rescue intervals. */
     public Process start(String jdbcUrl, String schema, String mode, String workerId, int concurrency, int batch,
                          long leaseMillis, long handlerMillis, long rescueMillis) throws IOException {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> command = new ArrayList<>(List.of(java, "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-                "-cp", System.getProperty("java.class.path"), WorkerProcess.class.getName(),
-                jdbcUrl, schema, mode, workerId, Integer.toString(concurrency), Integer.toString(batch),
-                Long.toString(leaseMillis), Long.toString(handlerMillis), Long.toString(rescueMillis)));
-        ProcessBuilder pb = new ProcessBuilder(command);
+        return start(WorkerOptions.of(jdbcUrl, schema, mode, workerId).concurrency(concurrency).batch(batch)
+                .leaseMillis(leaseMillis).pauseMillis(Math.toIntExact(handlerMillis)).rescueMillis(rescueMillis));
+    }
+
+    /** Starts one worker JVM and waits until it reports READY. */
+    public Process start(WorkerOptions options) throws IOException {
+        String workerId = options.workerId();
+        ProcessBuilder pb = new ProcessBuilder(command(options));
         pb.environment().putAll(environment);
         pb.redirectError(logDir.resolve(workerId + ".err").toFile());
         Process p = pb.start();
@@ -68,31 +87,43 @@ public final class WorkerProcesses implements AutoCloseable {
     }
 
     /**
-     * Adds these variables to the environment of worker JVMs started from now on, e.g.
-     * libfaketime's {@code LD_PRELOAD} and {@code FAKETIME} (not the {@code faketime} wrapper,
-     * which forks: killing it would leave the JVM running).
+     * Starts a worker of mode two-phase without waiting for READY: it may halt at its crash point
+     * before it prints it. Its stdout goes to {@code <logDir>/<workerId>.out}.
      */
-    public void environment(java.util.Map<String, String> variables) {
-        environment = java.util.Map.copyOf(variables);
-    }
-
-    /** The wall clock the last started worker JVM reported when it became ready. */
-    public long lastWorkerClockMillis() {
-        return lastWorkerClockMillis;
-    }
-
-    /** Starts a JVM running {@code main} with these arguments; it must print READY once it runs. */
-    public Process startMain(Class<?> main, String workerId, String... args) throws IOException {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> command = new ArrayList<>(List.of(java, "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-                "-cp", System.getProperty("java.class.path"), main.getName()));
-        command.addAll(List.of(args));
-        ProcessBuilder pb = new ProcessBuilder(command);
+    public Process startTwoPhase(String jdbcUrl, String schema, String workerId, String crashPoint, long leaseMillis)
+            throws IOException {
+        WorkerOptions options = WorkerOptions.of(jdbcUrl, schema, "two-phase", workerId).concurrency(1).batch(1)
+                .leaseMillis(leaseMillis).rescueMillis(200).crashPoint(crashPoint);
+        ProcessBuilder pb = new ProcessBuilder(command(options));
         pb.redirectError(logDir.resolve(workerId + ".err").toFile());
         pb.redirectOutput(logDir.resolve(workerId + ".out").toFile());
         Process p = pb.start();
         processes.add(p);
         return p;
+    }
+
+    private List<String> command(WorkerOptions options) {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        List<String> command = new ArrayList<>();
+        command.add(java);
+        command.addAll(jvmOptions);
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), AuditedWorker.class.getName()));
+        command.addAll(options.toArgs());
+        return command;
+    }
+
+    /**
+     * Adds these variables to the environment of worker JVMs started from now on, e.g.
+     * libfaketime's {@code LD_PRELOAD} and {@code FAKETIME} (not the {@code faketime} wrapper,
+     * which forks: killing it would leave the JVM running), or {@link AuditedWorker#PASSWORD_ENV}.
+     */
+    public void environment(Map<String, String> variables) {
+        environment = Map.copyOf(variables);
+    }
+
+    /** The wall clock the last started worker JVM reported when it became ready. */
+    public long lastWorkerClockMillis() {
+        return lastWorkerClockMillis;
     }
 
     /** SIGKILL: the JVM gets no chance to clean up, like a crashed host. */

@@ -3,15 +3,15 @@ package dev.skipjack;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.skipjack.embedded.EmbeddedDatabase;
-import dev.skipjack.internal.audit.AuditChecker;
-import dev.skipjack.internal.audit.AuditChecker.Mode;
-import dev.skipjack.internal.audit.AuditReport;
-import dev.skipjack.internal.audit.AuditTables;
+import dev.skipjack.testing.audit.AuditChecker;
+import dev.skipjack.testing.audit.AuditChecker.Mode;
+import dev.skipjack.testing.audit.AuditReport;
+import dev.skipjack.testing.audit.AuditTables;
 import dev.skipjack.internal.sql.TableNames;
 import dev.skipjack.support.DatabaseTest;
 import dev.skipjack.support.TestDatabase;
-import dev.skipjack.support.WorkerProcess;
-import dev.skipjack.support.WorkerProcesses;
+import dev.skipjack.testing.process.AuditedWorker;
+import dev.skipjack.testing.process.WorkerProcesses;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -79,7 +79,7 @@ class DatabaseRestartTest {
     private void drainAcrossARestart(String mode, Mode auditMode) throws Exception {
         String schema = TestDatabase.freshSchema("restart" + mode);
         TableNames names = new TableNames(schema, "skipjack_");
-        Skipjack producer = Skipjack.builder(dataSource).schema(schema).kind("audit", WorkerProcess.AuditArgs.class).build();
+        Skipjack producer = Skipjack.builder(dataSource).schema(schema).kind("audit", AuditedWorker.Work.class).build();
         producer.migrate();
         AuditTables audit = new AuditTables(names);
         try (Connection c = dataSource.getConnection()) {
@@ -118,7 +118,7 @@ class DatabaseRestartTest {
     private static List<JobRequest> requests(int n) {
         List<JobRequest> requests = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
-            requests.add(JobRequest.of("audit", new WorkerProcess.AuditArgs(i)));
+            requests.add(JobRequest.of("audit", new AuditedWorker.Work(i)));
         }
         return requests;
     }

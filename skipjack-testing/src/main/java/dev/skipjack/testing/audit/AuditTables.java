@@ -1,6 +1,5 @@
-package dev.skipjack.internal.audit;
+package dev.skipjack.testing.audit;
 
-import dev.skipjack.internal.sql.SqlStatements;
 import dev.skipjack.internal.sql.TableNames;
 
 import java.sql.Connection;
@@ -17,18 +16,15 @@ import java.sql.Timestamp;
  */
 public final class AuditTables {
 
-    private final SqlStatements sql;
+    private final AuditSql sql;
 
     public AuditTables(TableNames names) {
-        this.sql = new SqlStatements("postgres", names);
+        this.sql = new AuditSql("postgres", names);
     }
 
-    /** A statement of the audit, with the audit tables' placeholders rendered too. */
+    /** A rendered statement of the audit. */
     String get(String name) {
-        TableNames names = sql.names();
-        return sql.get(name)
-                .replace("{{audit_executions}}", names.qualified("audit_executions"))
-                .replace("{{audit_faults}}", names.qualified("audit_faults"));
+        return sql.get(name);
     }
 
     /** The quoted, qualified name of the executions table. */

@@ -1,11 +1,11 @@
 package dev.skipjack;
 
-import dev.skipjack.internal.audit.AuditChecker.Mode;
-import dev.skipjack.internal.audit.AuditReport;
+import dev.skipjack.testing.audit.AuditChecker.Mode;
+import dev.skipjack.testing.audit.AuditReport;
 import dev.skipjack.support.DatabaseTest;
 import dev.skipjack.support.TestDatabase;
-import dev.skipjack.support.WorkerProcess;
-import dev.skipjack.support.WorkerProcesses;
+import dev.skipjack.testing.process.AuditedWorker;
+import dev.skipjack.testing.process.WorkerProcesses;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Files;
@@ -25,7 +25,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * that is behind neither steals the live jobs of the one that is ahead, nor keeps the jobs of a
  * dead one.
  */
-class ClockSkewTest extends DatabaseTest {
+class ClockSkewTest extends AuditedDatabaseTest {
 
     static final long LEASE_MILLIS = 2_000;
     static final Path LIBFAKETIME = Path.of("/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1");
@@ -37,11 +37,11 @@ class ClockSkewTest extends DatabaseTest {
             assertThat(System.getenv("CI")).as("libfaketime is missing on CI (apt-get install faketime)").isNotEqualTo("true");
             assumeTrue(false, "libfaketime is not installed (apt-get install faketime)");
         }
-        Skipjack producer = client(builder().kind("audit", WorkerProcess.AuditArgs.class));
+        Skipjack producer = client(builder().kind("audit", AuditedWorker.Work.class));
         createAudit();
         List<JobRequest> requests = new ArrayList<>();
         for (int i = 0; i < 8; i++) {
-            requests.add(JobRequest.of("audit", new WorkerProcess.AuditArgs(i)));
+            requests.add(JobRequest.of("audit", new AuditedWorker.Work(i)));
         }
         producer.enqueueAll(requests);
         try (WorkerProcesses workers = new WorkerProcesses(schema)) {

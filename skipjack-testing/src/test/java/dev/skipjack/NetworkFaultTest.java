@@ -1,12 +1,12 @@
 package dev.skipjack;
 
-import dev.skipjack.internal.audit.AuditChecker.Mode;
-import dev.skipjack.internal.audit.AuditReport;
+import dev.skipjack.testing.audit.AuditChecker.Mode;
+import dev.skipjack.testing.audit.AuditReport;
 import dev.skipjack.support.DatabaseTest;
 import dev.skipjack.support.TcpProxy;
 import dev.skipjack.support.TestDatabase;
-import dev.skipjack.support.WorkerProcess;
-import dev.skipjack.support.WorkerProcesses;
+import dev.skipjack.testing.process.AuditedWorker;
+import dev.skipjack.testing.process.WorkerProcesses;
 import org.junit.jupiter.api.Test;
 
 import java.net.URI;
@@ -23,7 +23,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * to the healthy worker: its executions never overlap the rescued ones, and only the rescued
  * copies count. When the network comes back it works again on its own.
  */
-class NetworkFaultTest extends DatabaseTest {
+class NetworkFaultTest extends AuditedDatabaseTest {
 
     static final long LEASE_MILLIS = 2_000;
     /** Longer than the lease: a cut-off worker that did not stop would still be running at rescue time. */
@@ -31,7 +31,7 @@ class NetworkFaultTest extends DatabaseTest {
 
     @Test
     void workerBehindAStalledNetworkStopsItsJobsAndOnlyTheRescuedCopiesCount() throws Exception {
-        Skipjack producer = client(builder().kind("audit", WorkerProcess.AuditArgs.class));
+        Skipjack producer = client(builder().kind("audit", AuditedWorker.Work.class));
         createAudit();
         List<Long> partitioned = producer.enqueueAll(requests(4));
         URI db = URI.create(TestDatabase.jdbcUrl().substring("jdbc:".length()));
@@ -69,7 +69,7 @@ class NetworkFaultTest extends DatabaseTest {
     private static List<JobRequest> requests(int n) {
         List<JobRequest> requests = new ArrayList<>();
         for (int i = 0; i < n; i++) {
-            requests.add(JobRequest.of("audit", new WorkerProcess.AuditArgs(i)));
+            requests.add(JobRequest.of("audit", new AuditedWorker.Work(i)));
         }
         return requests;
     }

@@ -1,6 +1,6 @@
 package dev.skipjack;
 
-import dev.skipjack.internal.audit.AuditTables;
+import dev.skipjack.testing.audit.AuditTables;
 import dev.skipjack.internal.sql.TableNames;
 import dev.skipjack.support.DatabaseTest;
 import org.junit.jupiter.api.BeforeEach;

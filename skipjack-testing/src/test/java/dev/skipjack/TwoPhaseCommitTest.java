@@ -3,8 +3,8 @@ package dev.skipjack;
 import dev.skipjack.embedded.EmbeddedDatabase;
 import dev.skipjack.support.DatabaseTest;
 import dev.skipjack.support.TestDatabase;
-import dev.skipjack.support.TwoPhaseWorker;
-import dev.skipjack.support.WorkerProcesses;
+import dev.skipjack.testing.process.AuditedWorker;
+import dev.skipjack.testing.process.WorkerProcesses;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -31,13 +31,12 @@ class TwoPhaseCommitTest extends DatabaseTest {
     @ParameterizedTest
     @ValueSource(strings = {"none", "before-prepare", "after-prepare", "after-external"})
     void killedBetweenStepsEndsWithExactlyOneEffectEverywhere(String crashPoint) throws Exception {
-        Skipjack producer = client(builder().kind("pay", TwoPhaseWorker.Payment.class));
+        Skipjack producer = client(builder().kind("pay", AuditedWorker.Payment.class));
         execute("CREATE TABLE \"" + schema + "\".ledger (job_id bigint, attempt int, amount int)");
         execute("CREATE TABLE \"" + schema + "\".external_effects (job_id bigint, attempt int)");
-        long id = producer.enqueue("pay", new TwoPhaseWorker.Payment(42));
+        long id = producer.enqueue("pay", new AuditedWorker.Payment(42));
         try (WorkerProcesses workers = new WorkerProcesses(schema)) {
-            Process first = workers.startMain(TwoPhaseWorker.class, "first", TestDatabase.jdbcUrl(), schema, "first",
-                    crashPoint, Long.toString(LEASE_MILLIS));
+            Process first = workers.startTwoPhase(TestDatabase.jdbcUrl(), schema, "first", crashPoint, LEASE_MILLIS);
             if (crashPoint.equals("none")) {
                 await("the job completed", Duration.ofSeconds(30), () -> state(id).equals("completed"));
             } else {
@@ -46,8 +45,7 @@ class TwoPhaseCommitTest extends DatabaseTest {
                 assertThat(prepared).as("prepared transactions left by a crash at " + crashPoint)
                         .isEqualTo(crashPoint.equals("before-prepare") ? 0 : 1);
                 assertThat(state(id)).as("the committed state of the job meanwhile").isEqualTo("available");
-                workers.startMain(TwoPhaseWorker.class, "second", TestDatabase.jdbcUrl(), schema, "second", "none",
-                        Long.toString(LEASE_MILLIS));
+                workers.startTwoPhase(TestDatabase.jdbcUrl(), schema, "second", "none", LEASE_MILLIS);
                 await("the job completed", Duration.ofSeconds(30), () -> state(id).equals("completed"));
             }
             await("no prepared transaction left", Duration.ofSeconds(10), () -> preparedTransactions() == 0);
@@ -64,17 +62,17 @@ class TwoPhaseCommitTest extends DatabaseTest {
     @Test
     void failedExternalCallRollsThePreparedWorkBackAndCountsTheAttempt() {
         AtomicInteger calls = new AtomicInteger();
-        Skipjack s = client(builder().queue("default", 1).twoPhaseHandler("pay", TwoPhaseWorker.Payment.class,
-                KindOptions.defaults().retryPolicy(a -> Duration.ZERO), new TwoPhaseJobHandler<TwoPhaseWorker.Payment>() {
+        Skipjack s = client(builder().queue("default", 1).twoPhaseHandler("pay", AuditedWorker.Payment.class,
+                KindOptions.defaults().retryPolicy(a -> Duration.ZERO), new TwoPhaseJobHandler<AuditedWorker.Payment>() {
                     @Override
-                    public Outcome prepare(Job<TwoPhaseWorker.Payment> job, Connection tx) throws Exception {
+                    public Outcome prepare(Job<AuditedWorker.Payment> job, Connection tx) throws Exception {
                         tx.createStatement().execute("INSERT INTO \"" + schema + "\".ledger VALUES (" + job.id() + ", "
                                 + job.attempt() + ")");
                         return Outcome.complete();
                     }
 
                     @Override
-                    public void callExternal(Job<TwoPhaseWorker.Payment> job) {
+                    public void callExternal(Job<AuditedWorker.Payment> job) {
                         if (calls.incrementAndGet() == 1) {
                             throw new IllegalStateException("payment provider down");
                         }
@@ -86,7 +84,7 @@ class TwoPhaseCommitTest extends DatabaseTest {
                     }
                 }));
         execute("CREATE TABLE \"" + schema + "\".ledger (job_id bigint, attempt int)");
-        long id = s.enqueue("pay", new TwoPhaseWorker.Payment(1));
+        long id = s.enqueue("pay", new AuditedWorker.Payment(1));
         s.start();
         JobInfo done = awaitState(s, id, JobState.COMPLETED, Duration.ofSeconds(30));
         assertThat(done.attempt()).isEqualTo(2);
@@ -99,13 +97,13 @@ class TwoPhaseCommitTest extends DatabaseTest {
     void startRefusesTwoPhaseKindsWhenTheServerCannotPrepareTransactions() {
         try (EmbeddedDatabase noPrepare = EmbeddedDatabase.builder().serverConfig("max_prepared_transactions", "0").start();
              com.zaxxer.hikari.HikariDataSource ds = new com.zaxxer.hikari.HikariDataSource(hikari(noPrepare.jdbcUrl()))) {
-            Skipjack s = Skipjack.builder(ds).queue("default", 1).twoPhaseHandler("pay", TwoPhaseWorker.Payment.class,
-                    new TwoPhaseJobHandler<TwoPhaseWorker.Payment>() {
-                        public Outcome prepare(Job<TwoPhaseWorker.Payment> job, Connection tx) {
+            Skipjack s = Skipjack.builder(ds).queue("default", 1).twoPhaseHandler("pay", AuditedWorker.Payment.class,
+                    new TwoPhaseJobHandler<AuditedWorker.Payment>() {
+                        public Outcome prepare(Job<AuditedWorker.Payment> job, Connection tx) {
                             return Outcome.complete();
                         }
 
-                        public void callExternal(Job<TwoPhaseWorker.Payment> job) {
+                        public void callExternal(Job<AuditedWorker.Payment> job) {
                         }
 
                         public boolean externalEffectHappened(long jobId, int attempt) {

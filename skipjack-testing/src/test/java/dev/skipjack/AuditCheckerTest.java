@@ -1,9 +1,9 @@
 package dev.skipjack;
 
-import dev.skipjack.internal.audit.AuditChecker;
-import dev.skipjack.internal.audit.AuditChecker.Mode;
-import dev.skipjack.internal.audit.AuditReport;
-import dev.skipjack.internal.audit.AuditTables;
+import dev.skipjack.testing.audit.AuditChecker;
+import dev.skipjack.testing.audit.AuditChecker.Mode;
+import dev.skipjack.testing.audit.AuditReport;
+import dev.skipjack.testing.audit.AuditTables;
 import dev.skipjack.internal.sql.TableNames;
 import dev.skipjack.support.DatabaseTest;
 import org.junit.jupiter.api.BeforeEach;
@@ -19,7 +19,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The audit checker must be able to fail: each test crafts a jobs table and an audit with exactly
  * one kind of violation (or one the checker must accept) and asserts the checker names it.
  */
-class AuditCheckerTest extends DatabaseTest {
+class AuditCheckerTest extends AuditedDatabaseTest {
 
     private List<Long> ids;
     private AuditTables audit;

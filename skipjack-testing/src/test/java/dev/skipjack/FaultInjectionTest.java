@@ -1,11 +1,11 @@
 package dev.skipjack;
 
-import dev.skipjack.internal.audit.AuditChecker.Mode;
-import dev.skipjack.internal.audit.AuditReport;
+import dev.skipjack.testing.audit.AuditChecker.Mode;
+import dev.skipjack.testing.audit.AuditReport;
 import dev.skipjack.support.DatabaseTest;
 import dev.skipjack.support.TestDatabase;
-import dev.skipjack.support.WorkerProcess;
-import dev.skipjack.support.WorkerProcesses;
+import dev.skipjack.testing.process.AuditedWorker;
+import dev.skipjack.testing.process.WorkerProcesses;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -20,7 +20,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * database, with the independent audit checker judging every run. The long mix is
  * {@code skipjack chaos}.
  */
-class FaultInjectionTest extends DatabaseTest {
+class FaultInjectionTest extends AuditedDatabaseTest {
 
     /** Which worker each kill picks; printed so a failing run can be repeated with -Dskipjack.fault.seed. */
     private final long seed = Long.getLong("skipjack.fault.seed", System.nanoTime());
@@ -153,13 +153,13 @@ class FaultInjectionTest extends DatabaseTest {
         prepare(0);
         List<JobRequest> mixed = new ArrayList<>();
         for (int i = 0; i < healthy; i++) {
-            mixed.add(JobRequest.of("audit", new WorkerProcess.AuditArgs(i)));
+            mixed.add(JobRequest.of("audit", new AuditedWorker.Work(i)));
             if (i % 100 == 0) {
-                mixed.add(JobRequest.of("poison-throw", new WorkerProcess.AuditArgs(i)));
-                mixed.add(JobRequest.of("poison-error", new WorkerProcess.AuditArgs(i)));
+                mixed.add(JobRequest.of("poison-throw", new AuditedWorker.Work(i)));
+                mixed.add(JobRequest.of("poison-error", new AuditedWorker.Work(i)));
             }
             if (i % 250 == 0) {
-                mixed.add(JobRequest.of("poison-hang", new WorkerProcess.AuditArgs(i)));
+                mixed.add(JobRequest.of("poison-hang", new AuditedWorker.Work(i)));
             }
         }
         producer.enqueueAll(mixed);
@@ -224,10 +224,10 @@ class FaultInjectionTest extends DatabaseTest {
     private void prepare(int jobs) {
         // max_attempts is fixed at enqueue, so the producer declares the poison kinds' options too.
         KindOptions twoAttempts = KindOptions.defaults().maxAttempts(2);
-        producer = client(builder().kind("audit", WorkerProcess.AuditArgs.class)
-                .kind("poison-throw", WorkerProcess.AuditArgs.class, twoAttempts)
-                .kind("poison-hang", WorkerProcess.AuditArgs.class, twoAttempts)
-                .kind("poison-error", WorkerProcess.AuditArgs.class, twoAttempts));
+        producer = client(builder().kind("audit", AuditedWorker.Work.class)
+                .kind("poison-throw", AuditedWorker.Work.class, twoAttempts)
+                .kind("poison-hang", AuditedWorker.Work.class, twoAttempts)
+                .kind("poison-error", AuditedWorker.Work.class, twoAttempts));
         createAudit();
         if (jobs > 0) {
             producer.enqueueAll(requests(jobs, "audit"));
@@ -237,7 +237,7 @@ class FaultInjectionTest extends DatabaseTest {
     private static List<JobRequest> requests(int n, String kind) {
         List<JobRequest> requests = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
-            requests.add(JobRequest.of(kind, new WorkerProcess.AuditArgs(i)));
+            requests.add(JobRequest.of(kind, new AuditedWorker.Work(i)));
         }
         return requests;
     }

@@ -2,8 +2,8 @@ package dev.skipjack;
 
 import dev.skipjack.support.DatabaseTest;
 import dev.skipjack.support.TestDatabase;
-import dev.skipjack.support.WorkerProcess;
-import dev.skipjack.support.WorkerProcesses;
+import dev.skipjack.testing.process.AuditedWorker;
+import dev.skipjack.testing.process.WorkerProcesses;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -18,7 +18,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * bookkeeping, proves each job ran exactly once and none was left behind. The naive
  * SELECT-then-UPDATE claim under the same harness shows the check can fail.
  */
-class NoDuplicatesNoLossTest extends DatabaseTest {
+class NoDuplicatesNoLossTest extends AuditedDatabaseTest {
 
     static final int JOBS = 100_000;
     static final int PROCESSES = 4;
@@ -48,11 +48,11 @@ class NoDuplicatesNoLossTest extends DatabaseTest {
     }
 
     private void drain(String mode, int jobs) throws Exception {
-        Skipjack producer = client(builder().kind("audit", WorkerProcess.AuditArgs.class));
+        Skipjack producer = client(builder().kind("audit", AuditedWorker.Work.class));
         createAudit();
         List<JobRequest> requests = new ArrayList<>(jobs);
         for (int i = 0; i < jobs; i++) {
-            requests.add(JobRequest.of("audit", new WorkerProcess.AuditArgs(i)));
+            requests.add(JobRequest.of("audit", new AuditedWorker.Work(i)));
         }
         try (WorkerProcesses workers = new WorkerProcesses(schema)) {
             // Every worker JVM is up before the first job exists, so all of them compete for all of it.

@@ -1,4 +1,4 @@
-package dev.skipjack.internal.audit;
+package dev.skipjack.testing.audit;
 
 import java.util.List;
 

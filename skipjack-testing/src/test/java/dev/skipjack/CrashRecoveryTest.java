@@ -2,8 +2,8 @@ package dev.skipjack;
 
 import dev.skipjack.support.DatabaseTest;
 import dev.skipjack.support.TestDatabase;
-import dev.skipjack.support.WorkerProcess;
-import dev.skipjack.support.WorkerProcesses;
+import dev.skipjack.testing.process.AuditedWorker;
+import dev.skipjack.testing.process.WorkerProcesses;
 import org.junit.jupiter.api.Test;
 
 import java.sql.Timestamp;
@@ -19,7 +19,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * back with the attempt counted and complete elsewhere. In transactional mode the database rolls
  * the dead worker's transactions back, so its jobs are available again at once.
  */
-class CrashRecoveryTest extends DatabaseTest {
+class CrashRecoveryTest extends AuditedDatabaseTest {
 
     static final int JOBS = 40;
     static final long LEASE_MILLIS = 3_000;
@@ -76,11 +76,11 @@ class CrashRecoveryTest extends DatabaseTest {
     }
 
     private Skipjack prepare() {
-        Skipjack producer = client(builder().kind("audit", WorkerProcess.AuditArgs.class));
+        Skipjack producer = client(builder().kind("audit", AuditedWorker.Work.class));
         createAudit();
         List<JobRequest> requests = new ArrayList<>();
         for (int i = 0; i < JOBS; i++) {
-            requests.add(JobRequest.of("audit", new WorkerProcess.AuditArgs(i)));
+            requests.add(JobRequest.of("audit", new AuditedWorker.Work(i)));
         }
         producer.enqueueAll(requests);
         return producer;
