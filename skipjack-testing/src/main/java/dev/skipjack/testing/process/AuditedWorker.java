@@ -65,34 +65,34 @@ public final class AuditedWorker {
     public static void main(String[] argv) throws Exception {
         WorkerOptions o = WorkerOptions.parse(argv);
         HikariConfig config = new HikariConfig();
-        config.setJdbcUrl(o.jdbcUrl());
-        config.setUsername(o.user());
+        config.setJdbcUrl(o.jdbcUrl);
+        config.setUsername(o.user);
         config.setPassword(System.getenv(PASSWORD_ENV));
-        config.setMaximumPoolSize(o.concurrency() + 6);
+        config.setMaximumPoolSize(o.concurrency + 6);
         // Lets the driver find this run's worker connections in pg_stat_activity.
-        config.addDataSourceProperty("ApplicationName", o.applicationName());
+        config.addDataSourceProperty("ApplicationName", o.fullApplicationName());
         HikariDataSource ds = new HikariDataSource(config);
         long pid = ProcessHandle.current().pid();
 
-        if (o.mode().equals("naive")) {
+        if (o.mode.equals("naive")) {
             runNaive(ds, o, pid);
             return;
         }
         Skipjack.Builder builder = Skipjack.builder(ds)
-                .schema(o.schema())
-                .workerId(o.workerId())
-                .shutdownTimeout(Duration.ofMillis(o.shutdownMillis()))
-                .queue(new QueueOptions("default", o.concurrency(), o.batch()));
-        if (o.leaseMillis() > 0) {
-            builder.lease(Duration.ofMillis(o.leaseMillis()));
+                .schema(o.schema)
+                .workerId(o.workerId)
+                .shutdownTimeout(Duration.ofMillis(o.shutdownMillis))
+                .queue(new QueueOptions("default", o.concurrency, o.batch));
+        if (o.leaseMillis > 0) {
+            builder.lease(Duration.ofMillis(o.leaseMillis));
         }
-        if (o.rescueMillis() > 0) {
-            builder.pollInterval(Duration.ofMillis(50)).rescueInterval(Duration.ofMillis(o.rescueMillis()));
+        if (o.rescueMillis > 0) {
+            builder.pollInterval(Duration.ofMillis(50)).rescueInterval(Duration.ofMillis(o.rescueMillis));
         }
-        switch (o.mode()) {
+        switch (o.mode) {
             case "lease", "transactional" -> auditedKinds(builder, ds, o, pid);
             case "two-phase" -> builder.twoPhaseHandler("pay", Payment.class, new TwoPhasePayment(ds, o));
-            default -> throw new IllegalArgumentException("unknown mode '" + o.mode() + "'");
+            default -> throw new IllegalArgumentException("unknown mode '" + o.mode + "'");
         }
         Skipjack skipjack = builder.build();
         Runtime.getRuntime().addShutdownHook(new Thread(skipjack::close, "graceful-stop"));
@@ -102,16 +102,16 @@ public final class AuditedWorker {
     }
 
     private static void ready(WorkerOptions o) {
-        System.out.println("READY " + o.workerId() + " " + System.currentTimeMillis());
+        System.out.println("READY " + o.workerId + " " + System.currentTimeMillis());
         System.out.flush();
     }
 
     private static void auditedKinds(Skipjack.Builder builder, HikariDataSource ds, WorkerOptions o, long pid)
             throws SQLException {
-        AuditTables audit = new AuditTables(new TableNames(o.schema(), "skipjack_"));
-        String workerId = o.workerId();
-        if (o.mode().equals("transactional")) {
-            builder.transactionalHandler(o.kind(), Work.class, (job, tx) -> {
+        AuditTables audit = new AuditTables(new TableNames(o.schema, "skipjack_"));
+        String workerId = o.workerId;
+        if (o.mode.equals("transactional")) {
+            builder.transactionalHandler(o.kind, Work.class, (job, tx) -> {
                 pause(o);
                 // started_at null: the audit uses the job transaction's now(), the claim time.
                 audit.recordExecution(tx, job.id(), job.attempt(), workerId, pid, null);
@@ -124,7 +124,7 @@ public final class AuditedWorker {
             try (Connection c = ds.getConnection()) {
                 clockOffsetMillis = databaseNow(c).getTime() - System.currentTimeMillis();
             }
-            builder.handler(o.kind(), Work.class, job -> {
+            builder.handler(o.kind, Work.class, job -> {
                 Timestamp startedAt = new Timestamp(System.currentTimeMillis() + clockOffsetMillis);
                 pause(o);
                 try (Connection c = ds.getConnection()) {
@@ -133,7 +133,7 @@ public final class AuditedWorker {
                 return Outcome.complete();
             });
         }
-        builder.handler(o.kind() + "-poison", Work.class, KindOptions.defaults().retryPolicy(a -> Duration.ZERO), job -> {
+        builder.handler(o.kind + "-poison", Work.class, KindOptions.defaults().retryPolicy(a -> Duration.ZERO), job -> {
             throw new IllegalStateException("poison job " + job.id());
         });
         KindOptions poison = KindOptions.defaults().maxAttempts(2).timeout(Duration.ofMillis(500))
@@ -161,9 +161,9 @@ public final class AuditedWorker {
     }
 
     private static void pause(WorkerOptions o) throws InterruptedException {
-        long millis = o.pauseMaxMillis() > o.pauseMinMillis()
-                ? ThreadLocalRandom.current().nextInt(o.pauseMinMillis(), o.pauseMaxMillis())
-                : o.pauseMinMillis();
+        long millis = o.pauseMaxMillis > o.pauseMinMillis
+                ? ThreadLocalRandom.current().nextInt(o.pauseMinMillis, o.pauseMaxMillis)
+                : o.pauseMinMillis;
         if (millis > 0) {
             Thread.sleep(millis);
         }
@@ -178,7 +178,7 @@ public final class AuditedWorker {
     private record TwoPhasePayment(HikariDataSource ds, WorkerOptions o) implements TwoPhaseJobHandler<Payment> {
 
         private String table(String name) {
-            return "\"" + o.schema() + "\"." + name;
+            return "\"" + o.schema + "\"." + name;
         }
 
         @Override
@@ -220,7 +220,7 @@ public final class AuditedWorker {
         }
 
         private void crashIf(String here) {
-            if (o.crashPoint().equals(here)) {
+            if (o.crashPoint.equals(here)) {
                 Runtime.getRuntime().halt(137);
             }
         }
@@ -231,13 +231,13 @@ public final class AuditedWorker {
      * statements with no lock between. Used only as the control that shows the harness can fail.
      */
     private static void runNaive(HikariDataSource ds, WorkerOptions o, long pid) throws InterruptedException {
-        AuditTables audit = new AuditTables(new TableNames(o.schema(), "skipjack_"));
-        String workerId = o.workerId();
-        int batch = o.batch();
-        String jobs = "\"" + o.schema() + "\".skipjack_jobs";
+        AuditTables audit = new AuditTables(new TableNames(o.schema, "skipjack_"));
+        String workerId = o.workerId;
+        int batch = o.batch;
+        String jobs = "\"" + o.schema + "\".skipjack_jobs";
         List<Thread> workers = new ArrayList<>();
         ready(o);
-        for (int t = 0; t < o.concurrency(); t++) {
+        for (int t = 0; t < o.concurrency; t++) {
             Thread thread = new Thread(() -> {
                 while (true) {
                     try (Connection c = ds.getConnection()) {

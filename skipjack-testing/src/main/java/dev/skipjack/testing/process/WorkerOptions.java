@@ -15,21 +15,22 @@ import java.util.Objects;
  */
 public final class WorkerOptions {
 
-    private String jdbcUrl;
-    private String user;
-    private String schema;
-    private String mode = "lease";
-    private String workerId;
-    private int concurrency = 4;
-    private int batch = 10;
-    private long leaseMillis = 15_000;
-    private int pauseMinMillis;
-    private int pauseMaxMillis;
-    private long rescueMillis = 500;
-    private long shutdownMillis = 2_000;
-    private String kind = "audit";
-    private String applicationName = "skipjack-worker";
-    private String crashPoint = "none";
+    // Read directly by AuditedWorker and WorkerProcesses; set through the methods below or parse().
+    String jdbcUrl;
+    String user;
+    String schema;
+    String mode = "lease";
+    String workerId;
+    int concurrency = 4;
+    int batch = 10;
+    long leaseMillis = 15_000;
+    int pauseMinMillis;
+    int pauseMaxMillis;
+    long rescueMillis = 500;
+    long shutdownMillis = 2_000;
+    String kind = "audit";
+    String applicationName = "skipjack-worker";
+    String crashPoint = "none";
 
     private WorkerOptions() {
     }
@@ -121,65 +122,9 @@ public final class WorkerOptions {
         return this;
     }
 
-    public String jdbcUrl() {
-        return jdbcUrl;
-    }
-
-    public String user() {
-        return user;
-    }
-
-    public String schema() {
-        return schema;
-    }
-
-    public String mode() {
-        return mode;
-    }
-
-    public String workerId() {
-        return workerId;
-    }
-
-    public int concurrency() {
-        return concurrency;
-    }
-
-    public int batch() {
-        return batch;
-    }
-
-    public long leaseMillis() {
-        return leaseMillis;
-    }
-
-    public int pauseMinMillis() {
-        return pauseMinMillis;
-    }
-
-    public int pauseMaxMillis() {
-        return pauseMaxMillis;
-    }
-
-    public long rescueMillis() {
-        return rescueMillis;
-    }
-
-    public long shutdownMillis() {
-        return shutdownMillis;
-    }
-
-    public String kind() {
-        return kind;
-    }
-
     /** The full ApplicationName of this worker's connections: prefix, space, schema. */
-    public String applicationName() {
+    String fullApplicationName() {
         return applicationName + " " + schema;
-    }
-
-    public String crashPoint() {
-        return crashPoint;
     }
 
     /** The worker's command-line arguments. */

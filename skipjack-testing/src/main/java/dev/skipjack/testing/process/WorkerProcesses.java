@@ -56,7 +56,7 @@ public final class WorkerProcesses implements AutoCloseable {
 
     /** Starts one worker JVM and waits until it reports READY. */
     public Process start(WorkerOptions options) throws IOException {
-        String workerId = options.workerId();
+        String workerId = options.workerId;
         ProcessBuilder pb = new ProcessBuilder(command(options));
         pb.environment().putAll(environment);
         pb.redirectError(logDir.resolve(workerId + ".err").toFile());
