@@ -1,11 +1,11 @@
 package dev.skipjack;
 
+import dev.skipjack.internal.sql.TableNames;
+import dev.skipjack.support.DatabaseTest;
 import dev.skipjack.testing.audit.AuditChecker;
 import dev.skipjack.testing.audit.AuditChecker.Mode;
 import dev.skipjack.testing.audit.AuditReport;
 import dev.skipjack.testing.audit.AuditTables;
-import dev.skipjack.internal.sql.TableNames;
-import dev.skipjack.support.DatabaseTest;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 

@@ -1,9 +1,9 @@
 package dev.skipjack;
 
-import dev.skipjack.testing.audit.AuditChecker.Mode;
-import dev.skipjack.testing.audit.AuditReport;
 import dev.skipjack.support.DatabaseTest;
 import dev.skipjack.support.TestDatabase;
+import dev.skipjack.testing.audit.AuditChecker.Mode;
+import dev.skipjack.testing.audit.AuditReport;
 import dev.skipjack.testing.process.AuditedWorker;
 import dev.skipjack.testing.process.WorkerProcesses;
 import org.junit.jupiter.api.Test;

@@ -1,8 +1,8 @@
 package dev.skipjack;
 
-import dev.skipjack.testing.audit.AuditTables;
 import dev.skipjack.internal.sql.TableNames;
 import dev.skipjack.support.DatabaseTest;
+import dev.skipjack.testing.audit.AuditTables;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 

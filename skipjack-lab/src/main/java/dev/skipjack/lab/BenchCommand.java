@@ -1,9 +1,9 @@
 package dev.skipjack.lab;
 
-import dev.skipjack.cli.DatabaseUrl;
+import dev.skipjack.Skipjack;
 import dev.skipjack.cli.DatabaseConnection;
 import dev.skipjack.cli.DatabaseOptions;
-import dev.skipjack.Skipjack;
+import dev.skipjack.cli.DatabaseUrl;
 import dev.skipjack.lab.bench.DepthWorkload;
 import dev.skipjack.lab.bench.IdleLatency;
 import dev.skipjack.lab.bench.RawCeiling;

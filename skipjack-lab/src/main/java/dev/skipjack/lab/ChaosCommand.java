@@ -1,12 +1,12 @@
 package dev.skipjack.lab;
 
-import dev.skipjack.cli.CliException;
-import dev.skipjack.cli.DatabaseUrl;
-import dev.skipjack.cli.DatabaseConnection;
-import dev.skipjack.cli.DatabaseOptions;
 import dev.skipjack.JobRequest;
 import dev.skipjack.KindOptions;
 import dev.skipjack.Skipjack;
+import dev.skipjack.cli.CliException;
+import dev.skipjack.cli.DatabaseConnection;
+import dev.skipjack.cli.DatabaseOptions;
+import dev.skipjack.cli.DatabaseUrl;
 import dev.skipjack.internal.sql.TableNames;
 import dev.skipjack.testing.audit.AuditChecker;
 import dev.skipjack.testing.audit.AuditReport;
