@@ -1,6 +1,6 @@
 package dev.skipjack;
 
-import dev.skipjack.testing.DatabaseTest;
+import dev.skipjack.support.DatabaseTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.NullSource;

@@ -1,7 +1,7 @@
 package dev.skipjack;
 
 import com.fasterxml.jackson.core.type.TypeReference;
-import dev.skipjack.testing.DatabaseTest;
+import dev.skipjack.support.DatabaseTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.NullSource;

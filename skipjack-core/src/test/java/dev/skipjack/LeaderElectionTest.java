@@ -4,7 +4,7 @@ import dev.skipjack.internal.maintenance.LeaderElector;
 import dev.skipjack.internal.sql.Dialect;
 import dev.skipjack.internal.sql.SqlStatements;
 import dev.skipjack.internal.sql.TableNames;
-import dev.skipjack.testing.DatabaseTest;
+import dev.skipjack.support.DatabaseTest;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 

@@ -3,8 +3,8 @@ package dev.skipjack;
 import dev.skipjack.internal.sql.Dialect;
 import dev.skipjack.internal.sql.SqlStatements;
 import dev.skipjack.internal.sql.TableNames;
-import dev.skipjack.testing.DatabaseTest;
-import dev.skipjack.testing.Plans;
+import dev.skipjack.support.DatabaseTest;
+import dev.skipjack.support.Plans;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;

@@ -12,8 +12,7 @@ import java.sql.SQLException;
 @Command(name = "skipjack", mixinStandardHelpOptions = true, version = "skipjack 0.1.0-SNAPSHOT",
         description = "Skipjack, a durable job queue on PostgreSQL.",
         subcommands = {DemoCommand.class, MigrateCommand.class, EnqueueCommand.class, JobsCommand.class,
-                QueuesCommand.class, StatsCommand.class, WorkerCommand.class, DashboardCommand.class, BenchCommand.class,
-                ChaosCommand.class})
+                QueuesCommand.class, StatsCommand.class, WorkerCommand.class, DashboardCommand.class})
 public final class SkipjackCli implements Runnable {
 
     @CommandLine.Spec
@@ -36,9 +35,10 @@ public final class SkipjackCli implements Runnable {
 
     /**
      * Failures the user can act on (database unreachable, bad schema name, failed SQL) get their
-     * messages; anything else is a bug and keeps its stack trace.
+     * messages; anything else is a bug and keeps its stack trace. Public so that skipjack-lab's
+     * commands, which share the CLI's database options, report their failures the same way.
      */
-    private static int reportFailure(Exception e, CommandLine commandLine, CommandLine.ParseResult parseResult)
+    public static int reportFailure(Exception e, CommandLine commandLine, CommandLine.ParseResult parseResult)
             throws Exception {
         if (!(e instanceof CliException || e instanceof SkipjackException || e instanceof SQLException
                 || e instanceof HikariPool.PoolInitializationException || e instanceof UncheckedIOException)) {

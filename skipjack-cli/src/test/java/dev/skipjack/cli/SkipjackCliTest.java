@@ -36,54 +36,6 @@ class SkipjackCliTest {
     }
 
     @Test
-    void benchEndsWithOneResultLinePerWorkloadMeasuredAgainstTheCeiling() {
-        int exitCode = execute("bench", "--workloads", "ceiling,drain,latency", "--jobs", "2000", "--runs", "1",
-                "--latency-samples", "5");
-
-        assertThat(exitCode).as("exit code; output:%n%s%n%s", out, err).isZero();
-        String[] lines = out.toString().strip().split("\\R");
-        assertThat(lines[lines.length - 4]).matches(
-                "RESULT workload=ceiling jobs=2000 threads=8 batch=100 runs=1 enqueue_per_s=\\d+ process_per_s=\\d+");
-        assertThat(lines[lines.length - 3]).matches("RESULT workload=drain jobs=2000 concurrency=8 runs=1"
-                + " enqueue_per_s=\\d+ enqueue_ratio_to_ceiling=\\d+\\.\\d\\d process_per_s=\\d+ ratio_to_ceiling=\\d+\\.\\d\\d");
-        assertThat(lines[lines.length - 2]).matches(
-                "RESULT workload=latency wakeup=notify samples=5 p50_ms=[0-9.]+ p99_ms=[0-9.]+ max_ms=[0-9.]+");
-        assertThat(lines[lines.length - 1]).startsWith("RESULT workload=latency wakeup=poll samples=5 ");
-    }
-
-    @Test
-    void benchStreamEndsWithAResultLineForItsSteps() {
-        int exitCode = execute("bench", "--workloads", "stream", "--stream-seconds", "2", "--stream-rates", "100,200");
-
-        assertThat(exitCode).as("exit code; output:%n%s%n%s", out, err).isZero();
-        String[] lines = out.toString().strip().split("\\R");
-        // A few hundred jobs a second is well within reach of any machine that runs the tests.
-        assertThat(lines[lines.length - 1]).matches("RESULT workload=stream step_seconds=2 concurrency=8"
-                + " max_sustained_per_s=200 p50_ms=[0-9.]+ p99_ms=[0-9.]+ steps=100:ok,200:ok");
-    }
-
-    @Test
-    void benchDepthDrainsOnTopOfFillerItLeavesInPlace() {
-        // A drain that emptied or waited for the filler too would fail: the scheduled filler never finishes.
-        int exitCode = execute("bench", "--workloads", "depth", "--depths", "3000", "--jobs", "1000", "--runs", "1");
-
-        assertThat(exitCode).as("exit code; output:%n%s%n%s", out, err).isZero();
-        assertThat(out.toString()).contains("depth 3,000: filled +3,000 terminal rows");
-        String[] lines = out.toString().strip().split("\\R");
-        assertThat(lines[lines.length - 1]).matches("RESULT workload=depth jobs=1000 concurrency=8 runs=1"
-                + " scheduled_rows=3000 empty_per_s=\\d+ d3k_per_s=\\d+ ratio_largest_to_empty=\\d+\\.\\d\\d"
-                + " ceiling_empty_per_s=\\d+ ceiling_d3k_per_s=\\d+ ceiling_ratio_largest_to_empty=\\d+\\.\\d\\d");
-    }
-
-    @Test
-    void benchRefusesAnUnknownWorkload() {
-        int exitCode = execute("bench", "--workloads", "drian");
-
-        assertThat(exitCode).isEqualTo(2);
-        assertThat(err.toString()).contains("unknown workload 'drian'");
-    }
-
-    @Test
     void migratePrintsSchemaSqlWithoutADatabase() {
         int exitCode = execute("migrate", "--print-sql", "--schema", "billing");
 

@@ -13,7 +13,7 @@ import dev.skipjack.JobState;
 import dev.skipjack.KindOptions;
 import dev.skipjack.Skipjack;
 import dev.skipjack.SkipjackAdmin;
-import dev.skipjack.testing.DatabaseTest;
+import dev.skipjack.support.DatabaseTest;
 import org.junit.jupiter.api.Test;
 
 import java.sql.Connection;

@@ -1,0 +1,115 @@
+package dev.skipjack.support;
+
+import com.zaxxer.hikari.HikariDataSource;
+import dev.skipjack.JobInfo;
+import dev.skipjack.JobState;
+import dev.skipjack.Skipjack;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.TestInfo;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.BooleanSupplier;
+
+/**
+ * Base of tests that run against the real test database: a pooled DataSource per class, a fresh
+ * schema per test, and clients that are stopped after each test.
+ */
+public abstract class DatabaseTest {
+
+    protected static HikariDataSource dataSource;
+    protected String schema;
+    private final List<Skipjack> clients = new ArrayList<>();
+
+    @BeforeAll
+    static void openDataSource() {
+        dataSource = TestDatabase.dataSource(24);
+    }
+
+    @AfterAll
+    static void closeDataSource() {
+        dataSource.close();
+    }
+
+    @BeforeEach
+    void freshSchema(TestInfo info) {
+        schema = TestDatabase.freshSchema(getClass().getSimpleName());
+    }
+
+    @AfterEach
+    void stopClients() {
+        for (Skipjack s : clients) {
+            s.stop(Duration.ofSeconds(5));
+        }
+        clients.clear();
+    }
+
+    /** A builder on this test's schema with intervals short enough for tests. */
+    protected Skipjack.Builder builder() {
+        return Skipjack.builder(dataSource)
+                .schema(schema)
+                .pollInterval(Duration.ofMillis(50))
+                .promoteInterval(Duration.ofMillis(50))
+                .rescueInterval(Duration.ofMillis(200))
+                .shutdownTimeout(Duration.ofSeconds(5));
+    }
+
+    /** Builds, migrates and remembers the client so it is stopped after the test. */
+    protected Skipjack client(Skipjack.Builder builder) {
+        Skipjack s = builder.build();
+        s.migrate();
+        clients.add(s);
+        return s;
+    }
+
+    protected String jobsTable() {
+        return "\"" + schema + "\".skipjack_jobs";
+    }
+
+    /** Polls {@code condition} until it holds or {@code timeout} passes; fails the test on timeout. */
+    public static void await(String what, Duration timeout, BooleanSupplier condition) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("timed out after " + timeout + " waiting for " + what);
+            }
+            try {
+                Thread.sleep(10);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new AssertionError("interrupted waiting for " + what);
+            }
+        }
+    }
+
+    protected JobInfo awaitState(Skipjack s, long id, JobState state, Duration timeout) {
+        await("job " + id + " to be " + state, timeout, () -> s.find(id).orElseThrow().state() == state);
+        return s.find(id).orElseThrow();
+    }
+
+    protected long queryLong(String sql, Object... params) {
+        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
+            for (int i = 0; i < params.length; i++) {
+                ps.setObject(i + 1, params[i]);
+            }
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException(sql + ": " + e.getMessage(), e);
+        }
+    }
+
+    protected void execute(String sql) {
+        TestDatabase.execute(dataSource, sql);
+    }
+}

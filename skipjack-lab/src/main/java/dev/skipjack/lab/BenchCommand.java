@@ -1,0 +1,324 @@
+package dev.skipjack.lab;
+
+import dev.skipjack.Skipjack;
+import dev.skipjack.cli.DatabaseConnection;
+import dev.skipjack.cli.DatabaseOptions;
+import dev.skipjack.cli.DatabaseUrl;
+import dev.skipjack.lab.bench.DepthWorkload;
+import dev.skipjack.lab.bench.IdleLatency;
+import dev.skipjack.lab.bench.RawCeiling;
+import dev.skipjack.lab.bench.ScaleWorkload;
+import dev.skipjack.lab.bench.SkipjackDrain;
+import dev.skipjack.lab.bench.Soak;
+import dev.skipjack.lab.bench.SteadyStream;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+import java.io.PrintWriter;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import javax.sql.DataSource;
+
+/**
+ * {@code skipjack-lab bench}: the workloads of BENCHMARK.md, each reported next to the raw SQL ceiling
+ * measured in the same run, ending with one {@code RESULT} line per workload.
+ */
+@Command(name = "bench", mixinStandardHelpOptions = true,
+        description = {"Runs the benchmark workloads and prints RESULT lines (see docs/benchmarks.md).",
+                "Every Skipjack figure is also given as a ratio to the raw SQL ceiling of the same run.",
+                "Uses schema 'skipjack_bench' (or --schema) and empties its jobs table between runs.",
+                "Without --url or SKIPJACK_DATABASE_URL, runs on an embedded PostgreSQL."})
+public final class BenchCommand implements Callable<Integer> {
+
+    private static final String DEFAULT_SCHEMA = "skipjack_bench";
+    static final List<String> IMPLEMENTED = List.of("ceiling", "drain", "latency", "stream", "depth", "scale", "soak");
+    /** What --quick runs: the workloads that fit in two minutes. */
+    static final List<String> QUICK = List.of("ceiling", "drain", "latency");
+    /** Soak rate when neither --soak-rate nor a stream result of the same run gives one. */
+    private static final int DEFAULT_SOAK_RATE = 1_000;
+    /** depth and scale drain this many jobs (or the first --jobs size). */
+    private static final int DEPTH_AND_SCALE_JOBS = 20_000;
+    static final List<String> ALL = List.of("ceiling", "drain", "latency", "stream", "depth", "scale", "soak");
+    /** Connections beyond the ceiling's threads: fetcher, completer, heartbeat, maintenance, listener, producer. */
+    private static final int POOL_HEADROOM = 8;
+    private static final int POLLING_LATENCY_SAMPLES = 20;
+
+    @CommandLine.Spec
+    private CommandLine.Model.CommandSpec spec;
+
+    @Mixin
+    private DatabaseOptions database;
+
+    @Option(names = "--quick", description = "The under-two-minute subset: ceiling, drain and latency, N=20,000 (not depth or scale).")
+    private boolean quick;
+
+    @Option(names = "--workloads", split = ",", paramLabel = "NAME",
+            description = "Workloads to run, comma-separated, from: ${COMPLETION-CANDIDATES}. Default: all implemented.",
+            completionCandidates = WorkloadNames.class)
+    private List<String> workloads;
+
+    @Option(names = "--jobs", paramLabel = "N", split = ",",
+            description = "Drain sizes (default: 20000 with --quick, else 20000,200000); depth and scale use the first (default 20000).")
+    private List<Integer> jobCounts;
+
+    @Option(names = "--runs", defaultValue = "3", paramLabel = "N",
+            description = "Rounds of ceiling and drain, alternated; medians are reported (default: ${DEFAULT-VALUE}).")
+    private int runs;
+
+    @Option(names = "--concurrency", defaultValue = "8", paramLabel = "N",
+            description = "Worker concurrency of drain and depth (default: ${DEFAULT-VALUE}).")
+    private int concurrency;
+
+    @Option(names = "--depths", paramLabel = "ROWS", split = ",", defaultValue = "0,1000000,10000000",
+            description = {"Terminal rows in the table for the depth workload, comma-separated (0 is always run);",
+                    "each depth but 0 also holds min(depth, 1,000,000) rows scheduled far ahead (default: ${DEFAULT-VALUE})."})
+    private List<Long> depths;
+
+    @Option(names = "--latency-samples", defaultValue = "200", paramLabel = "N",
+            description = "Jobs the latency workload enqueues one at a time (default: ${DEFAULT-VALUE}).")
+    private int latencySamples;
+
+    @Option(names = "--stream-seconds", defaultValue = "60", paramLabel = "S",
+            description = "Length of each stream step in seconds (default: ${DEFAULT-VALUE}).")
+    private int streamSeconds;
+
+    @Option(names = "--stream-rates", split = ",", paramLabel = "PER_S", defaultValue = "1000,2000,5000,10000,20000",
+            description = "Offered rates of the stream steps, jobs/s, in order; stops at the first not sustained (default: ${DEFAULT-VALUE}).")
+    private List<Integer> streamRates;
+
+    @Option(names = "--soak-minutes", defaultValue = "30", paramLabel = "M",
+            description = "Length of the soak in minutes; 10 for CI-like runs, at least 2 (default: ${DEFAULT-VALUE}).")
+    private int soakMinutes;
+
+    @Option(names = "--soak-rate", paramLabel = "PER_S",
+            description = "Offered rate of the soak, jobs/s (default: half the stream's max sustained rate of this run, else 1000).")
+    private Integer soakRate;
+
+    static final class WorkloadNames extends ArrayList<String> {
+        WorkloadNames() {
+            super(ALL);
+        }
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        Set<String> selected = new LinkedHashSet<>(workloads != null ? workloads : quick ? QUICK : IMPLEMENTED);
+        for (String w : selected) {
+            if (!ALL.contains(w)) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "unknown workload '" + w + "'; known: " + ALL);
+            }
+        }
+        List<Integer> sizes = jobCounts != null ? jobCounts : quick ? List.of(20_000) : List.of(20_000, 200_000);
+        for (int n : sizes) {
+            requirePositive("--jobs", n);
+        }
+        requirePositive("--runs", runs);
+        requirePositive("--concurrency", concurrency);
+        requirePositive("--latency-samples", latencySamples);
+        requirePositive("--stream-seconds", streamSeconds);
+        streamRates.forEach(r -> requirePositive("--stream-rates", r));
+        if (soakMinutes < 2) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--soak-minutes must be at least 2, got " + soakMinutes);
+        }
+        if (soakRate != null) {
+            requirePositive("--soak-rate", soakRate);
+        }
+        for (long d : depths) {
+            if (d < 0) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "--depths must not be negative, got " + d);
+            }
+        }
+        PrintWriter out = spec.commandLine().getOut();
+        List<String> results = new ArrayList<>();
+        try (DatabaseConnection connection = DatabaseConnection.open(database.url(),
+                Math.max(RawCeiling.THREADS, concurrency) + POOL_HEADROOM, out)) {
+            DataSource ds = connection.dataSource();
+            String schema = database.schemaOr(DEFAULT_SCHEMA);
+            Skipjack.builder(ds).schema(schema).build().migrate();
+            out.println("Database: " + serverVersion(ds) + "; " + Runtime.getRuntime().availableProcessors()
+                    + " cores; Java " + Runtime.version());
+            out.flush();
+
+            boolean drainOrCeiling = selected.contains("drain") || selected.contains("ceiling");
+            if (drainOrCeiling) {
+                for (int n : sizes) {
+                    runCeilingAndDrain(ds, schema, n, selected.contains("drain"), out, results);
+                }
+            }
+            if (selected.contains("latency")) {
+                IdleLatency latency = new IdleLatency(ds, schema);
+                for (boolean notify : new boolean[] {true, false}) {
+                    // Polling waits up to a poll interval (1 s) per job: fewer samples tell enough.
+                    int samples = notify ? latencySamples : Math.min(latencySamples, POLLING_LATENCY_SAMPLES);
+                    out.printf("latency (%s): %d jobs, one at a time, 20 ms apart...%n",
+                            notify ? "LISTEN/NOTIFY" : "polling only, as behind PgBouncer", samples);
+                    out.flush();
+                    IdleLatency.Percentiles p = latency.run(samples, Duration.ofMillis(20), notify);
+                    results.add(String.format(Locale.ROOT, "RESULT workload=latency wakeup=%s samples=%d p50_ms=%.2f p99_ms=%.2f max_ms=%.2f",
+                            notify ? "notify" : "poll", samples, p.p50(), p.p99(), p.max()));
+                }
+            }
+            int maxSustained = 0;
+            if (selected.contains("stream")) {
+                maxSustained = runStream(ds, schema, out, results);
+            }
+            if (selected.contains("soak")) {
+                int rate = soakRate != null ? soakRate : maxSustained > 0 ? maxSustained / 2 : DEFAULT_SOAK_RATE;
+                runSoak(ds, schema, rate, out, results);
+        }
+            int depthAndScaleJobs = jobCounts != null ? sizes.get(0) : DEPTH_AND_SCALE_JOBS;
+            if (selected.contains("depth")) {
+                runDepth(ds, schema, depthAndScaleJobs, out, results);
+            }
+            if (selected.contains("scale")) {
+                runScale(connection, schema, depthAndScaleJobs, out, results);
+            }
+            for (String w : selected) {
+                if (!IMPLEMENTED.contains(w)) {
+                    out.println("workload " + w + " is not implemented yet: no RESULT line");
+                }
+            }
+        }
+        out.println();
+        results.forEach(out::println);
+        out.flush();
+        return 0;
+    }
+
+    private void runCeilingAndDrain(DataSource ds, String schema, int jobs, boolean drain, PrintWriter out,
+                                    List<String> results) throws Exception {
+        Skipjack tableOwner = Skipjack.builder(ds).schema(schema).build();
+        RawCeiling ceiling = new RawCeiling(new dev.skipjack.lab.bench.BenchTable(ds, tableOwner.jobsTable()));
+        SkipjackDrain skipjackDrain = new SkipjackDrain(ds, schema);
+        // One unreported round of each first, so both are measured warm (see WARM_UP_MIN_JOBS).
+        int warmUp = RawCeiling.warmUpJobs(jobs);
+        ceiling.run(warmUp, SkipjackDrain.QUEUE, SkipjackDrain.KIND);
+        if (drain) {
+            skipjackDrain.run(warmUp, concurrency);
+        }
+        double[] ceilEnq = new double[runs];
+        double[] ceilProc = new double[runs];
+        double[] sjEnq = new double[runs];
+        double[] sjProc = new double[runs];
+        for (int r = 0; r < runs; r++) {
+            ceiling.run(RawCeiling.roundWarmUpJobs(jobs), SkipjackDrain.QUEUE, SkipjackDrain.KIND);
+            RawCeiling.Rates c = ceiling.run(jobs, SkipjackDrain.QUEUE, SkipjackDrain.KIND);
+            ceilEnq[r] = c.enqueuePerSecond();
+            ceilProc[r] = c.processPerSecond();
+            out.printf(Locale.ROOT, "round %d/%d, N=%,d: ceiling enqueue %,.0f/s process %,.0f/s", r + 1, runs, jobs,
+                    c.enqueuePerSecond(), c.processPerSecond());
+            if (drain) {
+                skipjackDrain.run(RawCeiling.roundWarmUpJobs(jobs), concurrency);
+                RawCeiling.Rates s = skipjackDrain.run(jobs, concurrency);
+                sjEnq[r] = s.enqueuePerSecond();
+                sjProc[r] = s.processPerSecond();
+                out.printf(Locale.ROOT, "; skipjack enqueue %,.0f/s process %,.0f/s", s.enqueuePerSecond(), s.processPerSecond());
+            }
+            out.println();
+            out.flush();
+        }
+        double ceilingEnqueue = median(ceilEnq);
+        double ceilingProcess = median(ceilProc);
+        results.add(String.format(Locale.ROOT, "RESULT workload=ceiling jobs=%d threads=%d batch=%d runs=%d enqueue_per_s=%.0f process_per_s=%.0f",
+                jobs, RawCeiling.THREADS, RawCeiling.CLAIM_BATCH, runs, ceilingEnqueue, ceilingProcess));
+        if (drain) {
+            double enqueue = median(sjEnq);
+            double process = median(sjProc);
+            results.add(String.format(Locale.ROOT, "RESULT workload=drain jobs=%d concurrency=%d runs=%d enqueue_per_s=%.0f enqueue_ratio_to_ceiling=%.2f process_per_s=%.0f ratio_to_ceiling=%.2f",
+                    jobs, concurrency, runs, enqueue, enqueue / ceilingEnqueue, process, process / ceilingProcess));
+        }
+    }
+
+    /** Stream steps at rising offered rates until one is not sustained; returns the highest sustained rate. */
+    private int runStream(DataSource ds, String schema, PrintWriter out, List<String> results) throws Exception {
+        SteadyStream stream = new SteadyStream(ds, schema);
+        SteadyStream.Step best = null;
+        List<String> steps = new ArrayList<>();
+        stream.warmUp(streamRates.get(0), Duration.ofSeconds(streamSeconds), concurrency);
+        for (int rate : streamRates) {
+            out.printf(Locale.ROOT, "stream: offering %,d jobs/s for %d s...%n", rate, streamSeconds);
+            out.flush();
+            SteadyStream.Step step = stream.runStep(rate, Duration.ofSeconds(streamSeconds), concurrency);
+            out.printf(Locale.ROOT, "stream %,d/s: enqueued %,.0f/s, depth %,d -> %,d (max %,d), p50 %.2f ms, p99 %.2f ms: %s%n",
+                    rate, step.enqueuedPerSecond(), step.depthSecondQuarter(), step.depthLastQuarter(), step.depthMax(),
+                    step.p50Ms(), step.p99Ms(), step.verdict());
+            out.flush();
+            steps.add(rate + ":" + step.verdict());
+            if (!step.sustained()) {
+                break;
+            }
+            best = step;
+        }
+        results.add(String.format(Locale.ROOT, "RESULT workload=stream step_seconds=%d concurrency=%d max_sustained_per_s=%d p50_ms=%s p99_ms=%s steps=%s",
+                streamSeconds, concurrency, best == null ? 0 : best.offeredPerSecond(),
+                best == null ? "none" : String.format(Locale.ROOT, "%.2f", best.p50Ms()),
+                best == null ? "none" : String.format(Locale.ROOT, "%.2f", best.p99Ms()), String.join(",", steps)));
+        return best == null ? 0 : best.offeredPerSecond();
+    }
+
+    private void runSoak(DataSource ds, String schema, int rate, PrintWriter out, List<String> results) throws Exception {
+        out.printf(Locale.ROOT, "soak: %,d jobs/s for %d min, finished jobs kept %d s and pruned every %d s...%n",
+                rate, soakMinutes, Soak.RETENTION.toSeconds(), Soak.PRUNE_INTERVAL.toSeconds());
+        out.flush();
+        Soak.Result r = new Soak(ds, schema).run(rate, Duration.ofMinutes(soakMinutes), concurrency, out);
+        results.add(String.format(Locale.ROOT, "RESULT workload=soak minutes=%d rate_per_s=%d jobs=%d retention_s=%d"
+                        + " dead_tuples_start=%d dead_tuples_end=%d dead_tuples_peak_first_third=%d dead_tuples_peak_last_third=%d"
+                        + " table_bytes_start=%d table_bytes_end=%d index_bytes_start=%d index_bytes_end=%d"
+                        + " live_rows_end=%d vacuums=%d depth_max=%d verdict=%s",
+                soakMinutes, rate, r.enqueued(), Soak.RETENTION.toSeconds(),
+                r.start().deadTuples(), r.end().deadTuples(), r.deadPeakFirstThird(), r.deadPeakLastThird(),
+                r.start().tableBytes(), r.end().tableBytes(), r.start().indexBytes(), r.end().indexBytes(),
+                r.end().liveTuples(), r.end().vacuums() - r.start().vacuums(), r.depthMax(), r.flat() ? "flat" : "grew"));
+    }
+
+    private void runDepth(DataSource ds, String schema, int jobs, PrintWriter out, List<String> results) throws Exception {
+        out.printf(Locale.ROOT, "depth: drain of %,d jobs, concurrency %d, on tables of %s terminal rows...%n", jobs,
+                concurrency, depths);
+        out.flush();
+        String jobsTable = Skipjack.builder(ds).schema(schema).build().jobsTable();
+        results.add(new DepthWorkload(ds, schema, jobsTable).run(depths, jobs, concurrency, runs, out));
+    }
+
+    private void runScale(DatabaseConnection connection, String schema, int jobs, PrintWriter out, List<String> results)
+            throws Exception {
+        out.printf(Locale.ROOT, "scale: drain of %,d jobs at concurrency %s in one process, then %d worker JVMs x %d...%n",
+                jobs, ScaleWorkload.CONCURRENCIES, ScaleWorkload.PROCESSES, ScaleWorkload.PROCESS_CONCURRENCY);
+        out.flush();
+        DataSource ds = connection.dataSource();
+        String jobsTable = Skipjack.builder(ds).schema(schema).build().jobsTable();
+        DatabaseUrl url = connection.url();
+        results.add(new ScaleWorkload(ds, url.jdbcUrl(), url.user(), url.password(), schema, jobsTable).run(jobs, runs, out));
+    }
+
+    private static double median(double[] values) {
+        double[] sorted = values.clone();
+        Arrays.sort(sorted);
+        int n = sorted.length;
+        return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+    }
+
+    private static String serverVersion(DataSource ds) throws Exception {
+        try (Connection c = ds.getConnection(); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SHOW server_version")) {
+            rs.next();
+            return "PostgreSQL " + rs.getString(1);
+        }
+    }
+
+    private void requirePositive(String option, int value) {
+        if (value < 1) {
+            throw new CommandLine.ParameterException(spec.commandLine(), option + " must be at least 1, got " + value);
+        }
+    }
+}

@@ -1,0 +1,168 @@
+package dev.skipjack.lab.bench;
+
+import java.io.PrintWriter;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.TreeSet;
+import javax.sql.DataSource;
+
+/**
+ * BENCHMARK.md's depth: the drain (and the raw ceiling, alternated with it) on a table that already
+ * holds 0, 1M and 10M terminal rows plus rows scheduled far ahead. The filler shares the drain's
+ * queue, the adversarial case for the claim (same prefix of jobs_claim_idx's key), but not its kind,
+ * so each run deletes only its own jobs and the filler stays. Depths are filled in ascending order,
+ * each on top of the last, by server-side INSERT ... SELECT from generate_series.
+ */
+public final class DepthWorkload {
+
+    public static final String FILLER_KIND = "bench-filler";
+    /** Scheduled-for-later rows at every depth but 0 (fewer when the depth itself is smaller). */
+    public static final long SCHEDULED_ROWS = 1_000_000;
+    /** Rows per INSERT, each its own transaction, so WAL and memory stay bounded at 10M. */
+    static final long FILL_CHUNK = 1_000_000;
+
+    private final DataSource dataSource;
+    private final String schema;
+    private final BenchTable table;
+    private long finishedRows;
+    private long scheduledRows;
+
+    public DepthWorkload(DataSource dataSource, String schema, String jobsTable) {
+        this.dataSource = dataSource;
+        this.schema = schema;
+        this.table = new BenchTable(dataSource, jobsTable);
+    }
+
+    /** Runs every depth (0 is always included, as the baseline) and returns the RESULT line. */
+    public String run(List<Long> depths, int jobs, int concurrency, int runs, PrintWriter out) throws Exception {
+        TreeSet<Long> ordered = new TreeSet<>(depths);
+        ordered.add(0L);
+        table.empty(); // the filler is built up from nothing, depth by depth
+        finishedRows = 0;
+        scheduledRows = 0;
+        RawCeiling ceiling = new RawCeiling(table.onlyKind(SkipjackDrain.KIND));
+        SkipjackDrain drain = new SkipjackDrain(dataSource, dataSource, schema, true);
+        int warmUp = RawCeiling.warmUpJobs(jobs);
+        ceiling.run(warmUp, SkipjackDrain.QUEUE, SkipjackDrain.KIND);
+        drain.run(warmUp, concurrency);
+
+        List<Long> measured = new ArrayList<>(ordered);
+        double[] drainMedians = new double[measured.size()];
+        double[] ceilingMedians = new double[measured.size()];
+        for (int d = 0; d < measured.size(); d++) {
+            long depth = measured.get(d);
+            fillTo(depth, out);
+            double[] ceil = new double[runs];
+            double[] sj = new double[runs];
+            for (int r = 0; r < runs; r++) {
+                ceiling.run(RawCeiling.roundWarmUpJobs(jobs), SkipjackDrain.QUEUE, SkipjackDrain.KIND);
+                ceil[r] = ceiling.run(jobs, SkipjackDrain.QUEUE, SkipjackDrain.KIND).processPerSecond();
+                drain.run(RawCeiling.roundWarmUpJobs(jobs), concurrency);
+                sj[r] = drain.run(jobs, concurrency).processPerSecond();
+                out.printf(Locale.ROOT, "depth %,d, round %d/%d: ceiling process %,.0f/s; skipjack process %,.0f/s%n",
+                        depth, r + 1, runs, ceil[r], sj[r]);
+                out.flush();
+            }
+            ceilingMedians[d] = Median.of(ceil);
+            drainMedians[d] = Median.of(sj);
+        }
+        int last = measured.size() - 1;
+        StringBuilder result = new StringBuilder(String.format(Locale.ROOT,
+                "RESULT workload=depth jobs=%d concurrency=%d runs=%d scheduled_rows=%d", jobs, concurrency, runs,
+                scheduledFor(measured.get(last))));
+        for (int d = 0; d < measured.size(); d++) {
+            result.append(String.format(Locale.ROOT, " %s_per_s=%.0f", key(measured.get(d)), drainMedians[d]));
+        }
+        result.append(String.format(Locale.ROOT, " ratio_largest_to_empty=%.2f", drainMedians[last] / drainMedians[0]));
+        for (int d = 0; d < measured.size(); d++) {
+            result.append(String.format(Locale.ROOT, " ceiling_%s_per_s=%.0f", key(measured.get(d)), ceilingMedians[d]));
+        }
+        result.append(String.format(Locale.ROOT, " ceiling_ratio_largest_to_empty=%.2f",
+                ceilingMedians[last] / ceilingMedians[0]));
+        return result.toString();
+    }
+
+    /** {@code empty}, {@code d200k}, {@code d1m}, {@code d10m}: the RESULT key of a depth. */
+    static String key(long depth) {
+        if (depth == 0) {
+            return "empty";
+        }
+        if (depth % 1_000_000 == 0) {
+            return "d" + depth / 1_000_000 + "m";
+        }
+        if (depth % 1_000 == 0) {
+            return "d" + depth / 1_000 + "k";
+        }
+        return "d" + depth;
+    }
+
+    private static long scheduledFor(long depth) {
+        return Math.min(SCHEDULED_ROWS, depth);
+    }
+
+    /** Adds filler until the table holds {@code depth} terminal rows and its scheduled rows; then VACUUM (ANALYZE). */
+    private void fillTo(long depth, PrintWriter out) throws SQLException {
+        long scheduledTarget = scheduledFor(depth);
+        if (depth <= finishedRows && scheduledTarget <= scheduledRows) {
+            return;
+        }
+        long start = System.nanoTime();
+        long addedFinished = depth - finishedRows;
+        fill("depth_fill_finished", finishedRows, depth, false);
+        finishedRows = depth;
+        double finishedSeconds = (System.nanoTime() - start) / 1e9;
+        long scheduledStart = System.nanoTime();
+        long addedScheduled = scheduledTarget - scheduledRows;
+        fill("depth_fill_scheduled", scheduledRows, scheduledTarget, true);
+        scheduledRows = scheduledTarget;
+        double scheduledSeconds = (System.nanoTime() - scheduledStart) / 1e9;
+        long vacuumStart = System.nanoTime();
+        try (Connection c = dataSource.getConnection(); Statement s = c.createStatement()) {
+            s.execute(table.sql("depth_vacuum_analyze"));
+        }
+        double vacuumSeconds = (System.nanoTime() - vacuumStart) / 1e9;
+        out.printf(Locale.ROOT, "depth %,d: filled +%,d terminal rows in %.1f s, +%,d scheduled rows in %.1f s,"
+                        + " VACUUM (ANALYZE) in %.1f s; total %.1f s%n", depth, addedFinished, finishedSeconds,
+                addedScheduled, scheduledSeconds, vacuumSeconds, (System.nanoTime() - start) / 1e9);
+        out.println("  sizes: " + sizes());
+        out.flush();
+    }
+
+    private void fill(String statement, long from, long to, boolean scheduled) throws SQLException {
+        String sql = table.sql(statement);
+        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
+            c.setAutoCommit(true); // one transaction per chunk
+            for (long first = from; first < to; first += FILL_CHUNK) {
+                int p = 1;
+                ps.setString(p++, SkipjackDrain.QUEUE);
+                ps.setString(p++, FILLER_KIND);
+                if (scheduled) {
+                    ps.setLong(p++, BenchTable.FAR_FUTURE.toSeconds());
+                }
+                ps.setLong(p++, first);
+                ps.setLong(p, Math.min(to, first + FILL_CHUNK));
+                ps.executeUpdate();
+            }
+        }
+    }
+
+    private String sizes() throws SQLException {
+        List<String> parts = new ArrayList<>();
+        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(table.sql("depth_sizes"))) {
+            ps.setString(1, table.jobsTable());
+            ps.setString(2, table.jobsTable());
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    parts.add(String.format(Locale.ROOT, "%s %.1f MB", rs.getString(1), rs.getLong(2) / 1e6));
+                }
+            }
+        }
+        return String.join(", ", parts);
+    }
+}

@@ -1,0 +1,153 @@
+package dev.skipjack.lab.bench;
+
+import java.sql.Array;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The raw SQL ceiling of BENCHMARK.md: a minimal JDBC loop on Skipjack's own table doing the least
+ * correct work per job. Multi-row insert; claim with the single-statement CTE, batch 100; one
+ * completing UPDATE per batch; 8 client threads. No retries, heartbeats or framework.
+ */
+public final class RawCeiling {
+
+    public static final int THREADS = 8;
+    public static final int CLAIM_BATCH = 100;
+    /**
+     * Jobs of the unreported warm-up round of the ceiling and of Skipjack before the measured
+     * rounds: at least this many, or a tenth of the measured N. Both are measured warm, as a
+     * long-running worker runs. The ceiling's loop is a few lines and compiles at once;
+     * Skipjack's path (claim rounds, buffer, handler dispatch, acknowledgement batching) is only
+     * fully compiled by C2 after tens of thousands of jobs: with a 2,000-job warm-up the first
+     * measured 20,000-job rounds ran partly interpreted (ratio 0.66, against 0.83 for the same
+     * build warmed by a 200,000-job round).
+     */
+    public static final int WARM_UP_MIN_JOBS = 50_000;
+
+    /** The warm-up round's size for a measured size of {@code jobs} (smaller for tiny smoke runs). */
+    public static int warmUpJobs(int jobs) {
+        return Math.max(jobs / 10, (int) Math.min(WARM_UP_MIN_JOBS, jobs * 5L));
+    }
+
+    /**
+     * Jobs of the unreported run each side gets again right before each of its measured runs.
+     * The two sides share the driver's hot code (statement execution, binding, result parsing)
+     * with different type profiles: JFR shows the JIT deoptimizing pgjdbc's execute and bind
+     * paths at every switch between them, and C2 recompiling Skipjack's claim and completion
+     * methods (with the driver inlined) for 1-2 s of CPU inside the next measured drain. A short
+     * run of the same side first takes that recompilation out of the measurement, for both
+     * sides alike; in a worker JVM nothing else runs to disturb the profiles.
+     */
+    public static final int ROUND_WARM_UP_JOBS = 40_000;
+
+    /** The per-round warm-up for a measured size of {@code jobs}: twice N, at most {@link #ROUND_WARM_UP_JOBS}. */
+    public static int roundWarmUpJobs(int jobs) {
+        return (int) Math.min(ROUND_WARM_UP_JOBS, jobs * 2L);
+    }
+    /** Rows per insert statement, the same as Skipjack's bulk enqueue uses. */
+    static final int INSERT_ROWS_PER_STATEMENT = 5_000;
+
+    /** Jobs per second of one phase. */
+    public record Rates(double enqueuePerSecond, double processPerSecond) {
+    }
+
+    private final BenchTable table;
+
+    public RawCeiling(BenchTable table) {
+        this.table = table;
+    }
+
+    /** Runs enqueue then drain of {@code jobs} jobs on an empty table. */
+    public Rates run(int jobs, String queue, String kind) throws Exception {
+        table.empty();
+        double enqueue = enqueue(jobs, queue, kind);
+        double process = drain(jobs, queue);
+        if (table.unfinished() != 0) {
+            throw new IllegalStateException("ceiling left jobs unfinished");
+        }
+        return new Rates(enqueue, process);
+    }
+
+    private double enqueue(int jobs, String queue, String kind) throws SQLException {
+        String sql = table.sql("ceiling_insert");
+        long start = System.nanoTime();
+        try (Connection c = table.dataSource().getConnection()) {
+            c.setAutoCommit(false);
+            try (PreparedStatement ps = c.prepareStatement(sql)) {
+                for (int from = 0; from < jobs; from += INSERT_ROWS_PER_STATEMENT) {
+                    int to = Math.min(jobs, from + INSERT_ROWS_PER_STATEMENT);
+                    String[] args = new String[to - from];
+                    for (int i = from; i < to; i++) {
+                        args[i - from] = "{\"n\": " + i + "}";
+                    }
+                    ps.setString(1, queue);
+                    ps.setString(2, kind);
+                    ps.setArray(3, c.createArrayOf("text", args));
+                    ps.executeUpdate();
+                }
+            }
+            c.commit();
+            c.setAutoCommit(true);
+        }
+        return jobs / ((System.nanoTime() - start) / 1e9);
+    }
+
+    private double drain(int jobs, String queue) throws Exception {
+        String claim = table.sql("ceiling_claim");
+        String complete = table.sql("ceiling_complete");
+        ExecutorService threads = Executors.newFixedThreadPool(THREADS);
+        try {
+            long start = System.nanoTime();
+            List<Future<Long>> done = new ArrayList<>();
+            for (int t = 0; t < THREADS; t++) {
+                done.add(threads.submit(() -> claimUntilEmpty(claim, complete, queue)));
+            }
+            long total = 0;
+            for (Future<Long> f : done) {
+                total += f.get(10, TimeUnit.MINUTES);
+            }
+            double seconds = (System.nanoTime() - start) / 1e9;
+            if (total != jobs) {
+                throw new IllegalStateException("ceiling processed " + total + " jobs of " + jobs);
+            }
+            return jobs / seconds;
+        } finally {
+            threads.shutdownNow();
+        }
+    }
+
+    private long claimUntilEmpty(String claimSql, String completeSql, String queue) throws SQLException {
+        long processed = 0;
+        try (Connection c = table.dataSource().getConnection();
+             PreparedStatement claim = c.prepareStatement(claimSql);
+             PreparedStatement complete = c.prepareStatement(completeSql)) {
+            c.setAutoCommit(true);
+            while (true) {
+                claim.setString(1, queue);
+                claim.setInt(2, CLAIM_BATCH);
+                List<Long> ids = new ArrayList<>(CLAIM_BATCH);
+                try (ResultSet rs = claim.executeQuery()) {
+                    while (rs.next()) {
+                        ids.add(rs.getLong(1));
+                        rs.getString(2); // the payload is read, as a worker would
+                    }
+                }
+                if (ids.isEmpty()) {
+                    return processed;
+                }
+                Array idArray = c.createArrayOf("bigint", ids.toArray());
+                complete.setArray(1, idArray);
+                complete.executeUpdate();
+                processed += ids.size();
+            }
+        }
+    }
+}

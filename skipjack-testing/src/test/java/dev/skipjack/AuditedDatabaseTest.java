@@ -1,0 +1,54 @@
+package dev.skipjack;
+
+import dev.skipjack.internal.sql.TableNames;
+import dev.skipjack.support.DatabaseTest;
+import dev.skipjack.testing.audit.AuditChecker;
+import dev.skipjack.testing.audit.AuditReport;
+import dev.skipjack.testing.audit.AuditTables;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+
+/**
+ * A {@link DatabaseTest} with the execution audit of skipjack-testing on this test's schema. The
+ * core's DatabaseTest cannot offer these helpers: the audit lives in skipjack-testing, which
+ * depends on the core.
+ */
+public abstract class AuditedDatabaseTest extends DatabaseTest {
+
+    /** The execution audit of this test's schema (RELIABILITY.md), written by audit handlers. */
+    protected AuditTables auditTables() {
+        return new AuditTables(new TableNames(schema, "skipjack_"));
+    }
+
+    protected void createAudit() {
+        try (Connection c = dataSource.getConnection()) {
+            auditTables().create(c);
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** The quoted name of the audit's executions table. */
+    protected String audit() {
+        return auditTables().executionsTable();
+    }
+
+    /** Records an injected fault against {@code worker} ({@code "*"}: all) at the database clock. */
+    protected void recordFault(String worker, String kind) {
+        try (Connection c = dataSource.getConnection()) {
+            auditTables().recordFault(c, worker, kind);
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Runs the independent audit checker over this test's schema. */
+    protected AuditReport checkAudit(AuditChecker.Mode mode, long enqueued) {
+        try (Connection c = dataSource.getConnection()) {
+            return new AuditChecker(new TableNames(schema, "skipjack_")).check(c, mode, enqueued);
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

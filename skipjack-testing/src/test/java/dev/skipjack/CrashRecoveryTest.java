@@ -1,0 +1,114 @@
+package dev.skipjack;
+
+import dev.skipjack.support.DatabaseTest;
+import dev.skipjack.support.TestDatabase;
+import dev.skipjack.testing.process.AuditedWorker;
+import dev.skipjack.testing.process.WorkerProcesses;
+import org.junit.jupiter.api.Test;
+
+import java.sql.Timestamp;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * F-3 and F-4 under a real crash: a worker JVM is killed with SIGKILL while it holds jobs.
+ * In lease mode its jobs stay running until their lease expires on the database clock, then come
+ * back with the attempt counted and complete elsewhere. In transactional mode the database rolls
+ * the dead worker's transactions back, so its jobs are available again at once.
+ */
+class CrashRecoveryTest extends AuditedDatabaseTest {
+
+    static final int JOBS = 40;
+    static final long LEASE_MILLIS = 3_000;
+
+    @Test
+    void leaseModeJobsOfAKilledWorkerComeBackAfterTheLeaseAndComplete() throws Exception {
+        Skipjack producer = prepare();
+        try (WorkerProcesses workers = new WorkerProcesses(schema)) {
+            Process victim = workers.start(TestDatabase.jdbcUrl(), schema, "lease", "victim", 8, 8, LEASE_MILLIS, 60_000);
+            await("the victim to hold 8 jobs", Duration.ofSeconds(30), () -> runningBy("victim") == 8);
+            WorkerProcesses.kill(victim);
+            Timestamp killedAt = dbNow();
+
+            // Dead, but nobody may take its jobs before the lease runs out.
+            assertThat(runningBy("victim")).isEqualTo(8);
+            Timestamp leaseEnd = maxLease("victim");
+            assertThat(leaseEnd).isAfter(killedAt);
+
+            workers.start(TestDatabase.jdbcUrl(), schema, "lease", "survivor", 8, 8, LEASE_MILLIS, 0);
+            await("every job completed", Duration.ofSeconds(60), () -> completed() == JOBS);
+        }
+        assertThat(queryLong("SELECT count(*) FROM " + jobsTable()
+                + " WHERE errors @> '[{\"class\": \"LeaseExpired\"}]' AND attempt = 2"))
+                .as("jobs rescued from the dead worker, attempt counted").isEqualTo(8);
+        assertThat(queryLong("SELECT count(*) FROM " + audit() + " WHERE worker = 'victim'"))
+                .as("the victim never finished a job").isZero();
+        assertThat(queryLong("SELECT count(*) FROM (SELECT job_id FROM " + audit()
+                + " GROUP BY job_id HAVING count(*) > 1) d")).isZero();
+        producer.stop(Duration.ZERO);
+    }
+
+    @Test
+    void transactionalModeJobsOfAKilledWorkerAreAvailableAtOnce() throws Exception {
+        prepare();
+        try (WorkerProcesses workers = new WorkerProcesses(schema)) {
+            // A lease far longer than the test: recovery must not depend on it.
+            Process victim = workers.start(TestDatabase.jdbcUrl(), schema, "transactional", "victim", 8, 8,
+                    600_000, 60_000);
+            await("the victim to hold 8 jobs", Duration.ofSeconds(30), () -> lockedRows() == 8);
+            long availableBefore = available();
+            WorkerProcesses.kill(victim);
+
+            await("the killed worker's jobs to be unlocked", Duration.ofSeconds(10), () -> lockedRows() == 0);
+            assertThat(available()).isEqualTo(availableBefore);
+            assertThat(queryLong("SELECT count(*) FROM " + jobsTable() + " WHERE state <> 'available'")).isZero();
+            assertThat(queryLong("SELECT max(attempt) FROM " + jobsTable()))
+                    .as("a rolled-back claim leaves no trace").isZero();
+
+            workers.start(TestDatabase.jdbcUrl(), schema, "transactional", "survivor", 8, 8, 600_000, 0);
+            await("every job completed", Duration.ofSeconds(60), () -> completed() == JOBS);
+        }
+        assertThat(queryLong("SELECT count(*) FROM " + audit())).isEqualTo(JOBS);
+        assertThat(queryLong("SELECT count(*) FROM " + audit() + " WHERE worker = 'victim'")).isZero();
+    }
+
+    private Skipjack prepare() {
+        Skipjack producer = client(builder().kind(JobKind.of("audit", AuditedWorker.Work.class)));
+        createAudit();
+        List<JobRequest> requests = new ArrayList<>();
+        for (int i = 0; i < JOBS; i++) {
+            requests.add(JobRequest.of("audit", new AuditedWorker.Work(i)));
+        }
+        producer.enqueueAll(requests);
+        return producer;
+    }
+
+    private long runningBy(String worker) {
+        return queryLong("SELECT count(*) FROM " + jobsTable() + " WHERE state = 'running' AND claimed_by = ?", worker);
+    }
+
+    private long completed() {
+        return queryLong("SELECT count(*) FROM " + jobsTable() + " WHERE state = 'completed'");
+    }
+
+    private long available() {
+        return queryLong("SELECT count(*) FROM " + jobsTable() + " WHERE state = 'available'");
+    }
+
+    /** Rows of the jobs table locked by some transaction right now (a transactional claim in progress). */
+    private long lockedRows() {
+        return JOBS - queryLong("SELECT count(*) FROM (SELECT id FROM " + jobsTable() + " FOR UPDATE SKIP LOCKED) t");
+    }
+
+    private Timestamp dbNow() {
+        return new Timestamp(queryLong("SELECT (extract(epoch FROM now()) * 1000)::bigint"));
+    }
+
+    private Timestamp maxLease(String worker) {
+        return new Timestamp(queryLong("SELECT (extract(epoch FROM max(lease_until)) * 1000)::bigint FROM " + jobsTable()
+                + " WHERE claimed_by = ?", worker));
+    }
+}

@@ -1,0 +1,80 @@
+package dev.skipjack;
+
+import dev.skipjack.support.DatabaseTest;
+import dev.skipjack.support.TcpProxy;
+import dev.skipjack.support.TestDatabase;
+import dev.skipjack.testing.audit.AuditChecker.Mode;
+import dev.skipjack.testing.audit.AuditReport;
+import dev.skipjack.testing.process.AuditedWorker;
+import dev.skipjack.testing.process.WorkerProcesses;
+import org.junit.jupiter.api.Test;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * RELIABILITY.md fault 4: a TCP proxy between one worker JVM and the database stalls all its
+ * traffic (a partition: connections stay open, nothing gets through). The cut-off worker cannot
+ * extend its leases, so it must stop its jobs itself within a lease, before the rescuer gives them
+ * to the healthy worker: its executions never overlap the rescued ones, and only the rescued
+ * copies count. When the network comes back it works again on its own.
+ */
+class NetworkFaultTest extends AuditedDatabaseTest {
+
+    static final long LEASE_MILLIS = 2_000;
+    /** Longer than the lease: a cut-off worker that did not stop would still be running at rescue time. */
+    static final long HANDLER_MILLIS = 3_000;
+
+    @Test
+    void workerBehindAStalledNetworkStopsItsJobsAndOnlyTheRescuedCopiesCount() throws Exception {
+        Skipjack producer = client(builder().kind(JobKind.of("audit", AuditedWorker.Work.class)));
+        createAudit();
+        List<Long> partitioned = producer.enqueueAll(requests(4));
+        URI db = URI.create(TestDatabase.jdbcUrl().substring("jdbc:".length()));
+        try (TcpProxy proxy = new TcpProxy(db.getHost(), db.getPort() > 0 ? db.getPort() : 5432);
+             WorkerProcesses workers = new WorkerProcesses(schema)) {
+            workers.start(proxy.proxiedUrl(TestDatabase.jdbcUrl()), schema, "lease", "cutoff", 4, 4, LEASE_MILLIS,
+                    HANDLER_MILLIS);
+            await("the cut-off worker to hold 4 jobs", Duration.ofSeconds(30), () -> runningBy("cutoff") == 4);
+            proxy.stall();
+            recordFault("cutoff", "stalled");
+
+            Process healthy = workers.start(TestDatabase.jdbcUrl(), schema, "lease", "healthy", 4, 4, LEASE_MILLIS, 0);
+            await("the rescued jobs to complete", Duration.ofSeconds(30), () -> queryLong(
+                    "SELECT count(*) FROM " + jobsTable() + " WHERE state = 'completed'") == 4);
+            // Keep the partition until the cut-off worker's handlers would have finished on their own.
+            Thread.sleep(HANDLER_MILLIS); // fault duration, not synchronisation
+            proxy.resume();
+
+            // Back on the network, the cut-off worker claims and completes new work by itself.
+            WorkerProcesses.terminate(healthy);
+            producer.enqueueAll(requests(4));
+            await("the cut-off worker to complete new jobs", Duration.ofSeconds(30), () -> queryLong(
+                    "SELECT count(*) FROM " + jobsTable() + " WHERE state = 'completed' AND claimed_by = 'cutoff'") == 4);
+        }
+        assertThat(queryLong("SELECT count(*) FROM " + jobsTable() + " WHERE attempt = 2"
+                + " AND errors @> '[{\"class\": \"LeaseExpired\", \"worker\": \"cutoff\"}]' AND claimed_by = 'healthy'"))
+                .as("jobs rescued from the cut-off worker and completed by the healthy one").isEqualTo(4);
+        assertThat(queryLong("SELECT count(*) FROM " + audit() + " WHERE worker = 'cutoff' AND job_id = ANY (?)",
+                (Object) partitioned.toArray(new Long[0])))
+                .as("executions the cut-off worker finished behind the partition").isZero();
+        AuditReport report = checkAudit(Mode.LEASE, 8);
+        assertThat(report.ok()).as(report.summary()).isTrue();
+    }
+
+    private static List<JobRequest> requests(int n) {
+        List<JobRequest> requests = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            requests.add(JobRequest.of("audit", new AuditedWorker.Work(i)));
+        }
+        return requests;
+    }
+
+    private long runningBy(String worker) {
+        return queryLong("SELECT count(*) FROM " + jobsTable() + " WHERE state = 'running' AND claimed_by = ?", worker);
+    }
+}
