@@ -119,7 +119,7 @@ class BatchedCompletionTest extends DatabaseTest {
         long id = enqueuer.enqueue("work", new Args(1));
         claim("stalled-worker", 10);
         execute("UPDATE " + jobsTable() + " SET lease_until = now() - interval '1 second' WHERE id = " + id);
-        assertThat(new LeaseRescuer(dataSource, sql, Duration.ofSeconds(1)).rescueAll()).isEqualTo(1);
+        assertThat(new LeaseRescuer(dataSource, sql).rescueAll()).isEqualTo(1);
 
         // Rescued, not yet claimed again: the stalled worker's acknowledgement must not finish it.
         JobRow rescued = row(id);

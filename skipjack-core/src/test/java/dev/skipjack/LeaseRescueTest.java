@@ -50,7 +50,7 @@ class LeaseRescueTest extends DatabaseTest {
 
     private int rescueNow() {
         try {
-            return new LeaseRescuer(dataSource, sql(), Duration.ofSeconds(1)).rescueAll();
+            return new LeaseRescuer(dataSource, sql()).rescueAll();
         } catch (Exception e) {
             throw new IllegalStateException(e);
         }

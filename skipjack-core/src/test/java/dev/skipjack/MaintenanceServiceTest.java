@@ -42,36 +42,23 @@ class MaintenanceServiceTest extends DatabaseTest {
         services.forEach(MaintenanceService::stop);
     }
 
-    /** A task that fails its first rounds with {@code failures} (thrown in turn), then succeeds. */
-    private static final class Flaky implements MaintenanceTask {
+    /** A round that fails with {@code failures} (thrown in turn), then succeeds. */
+    private static final class Flaky implements MaintenanceTask.Round {
         final List<Throwable> failures;
-        final Scope scope;
         final List<Long> startedAtNanos = new CopyOnWriteArrayList<>();
         final AtomicInteger succeeded = new AtomicInteger();
         final CountDownLatch threeSuccesses = new CountDownLatch(3);
 
-        Flaky(Scope scope, Throwable... failures) {
-            this.scope = scope;
+        Flaky(Throwable... failures) {
             this.failures = List.of(failures);
         }
 
-        @Override
-        public String name() {
-            return "flaky";
+        MaintenanceTask as(MaintenanceTask.Scope scope) {
+            return new MaintenanceTask("flaky", scope, Duration.ofMillis(20), Duration.ZERO, this);
         }
 
         @Override
-        public Scope scope() {
-            return scope;
-        }
-
-        @Override
-        public Duration interval() {
-            return Duration.ofMillis(20);
-        }
-
-        @Override
-        public void runRound() throws Exception {
+        public void run() throws Exception {
             int round = startedAtNanos.size();
             startedAtNanos.add(System.nanoTime());
             if (round < failures.size()) {
@@ -95,9 +82,9 @@ class MaintenanceServiceTest extends DatabaseTest {
 
     @Test
     void aTaskThatThrowsKeepsRunningWithBackoffAndItsFailuresCounted() throws Exception {
-        Flaky task = new Flaky(MaintenanceTask.Scope.EVERY_NODE, new IllegalStateException("database gone"),
+        Flaky task = new Flaky(new IllegalStateException("database gone"),
                 new RuntimeException("still gone"), new StackOverflowError("a bug"), new IllegalStateException("once more"));
-        MaintenanceService service = service("node-a", Duration.ofSeconds(30), task);
+        MaintenanceService service = service("node-a", Duration.ofSeconds(30), task.as(MaintenanceTask.Scope.EVERY_NODE));
 
         assertThat(task.threeSuccesses.await(10, TimeUnit.SECONDS)).as("rounds after four failures").isTrue();
         assertThat(service.failures("flaky")).isEqualTo(4);
@@ -111,12 +98,12 @@ class MaintenanceServiceTest extends DatabaseTest {
 
     @Test
     void leaderOnlyTasksRunOnTheLeaderAloneAndMoveWithLeadership() throws Exception {
-        Flaky onA = new Flaky(MaintenanceTask.Scope.LEADER);
-        Flaky onB = new Flaky(MaintenanceTask.Scope.LEADER);
+        Flaky onA = new Flaky();
+        Flaky onB = new Flaky();
         // A 2 s term: elections every second.
-        MaintenanceService a = service("node-a", Duration.ofSeconds(2), onA);
+        MaintenanceService a = service("node-a", Duration.ofSeconds(2), onA.as(MaintenanceTask.Scope.LEADER));
         assertThat(onA.threeSuccesses.await(10, TimeUnit.SECONDS)).as("the leader runs its leader-only task").isTrue();
-        service("node-b", Duration.ofSeconds(2), onB);
+        service("node-b", Duration.ofSeconds(2), onB.as(MaintenanceTask.Scope.LEADER));
         // Over a whole election round of node-b and many rounds of the task, only the leader runs it.
         int aRounds = onA.succeeded.get();
         await("more rounds on the leader", Duration.ofSeconds(5), () -> onA.succeeded.get() >= aRounds + 60);

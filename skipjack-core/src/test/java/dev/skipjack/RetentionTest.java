@@ -161,7 +161,7 @@ class RetentionTest extends DatabaseTest {
         client(builder());
         insertFinished("old", "completed", "2 hours", 100_500);
         JobPruner pruner = new JobPruner(dataSource, Dialect.POSTGRES.statements(new TableNames(schema, "skipjack_"), new DatabaseClock()),
-                Map.of(JobState.COMPLETED, Duration.ofHours(1)), () -> true, Duration.ofSeconds(1));
+                Map.of(JobState.COMPLETED, Duration.ofHours(1)), () -> true);
 
         assertThat(pruner.pruneRound()).as("first round: 100 batches of 1,000").isEqualTo(100_000);
         assertThat(countInQueue("old")).isEqualTo(500);

@@ -20,11 +20,15 @@ import java.util.Optional;
  */
 public sealed interface ExecutionMode {
 
-    /** Claimed by the job threads inside the transaction the job runs in (F-4, F-5), not by the fetcher's lease claim. */
-    boolean claimedInTransaction();
+    /** Claimed by the job threads inside the transaction the job runs in (F-4, F-5), not by the dispatcher's lease claim. */
+    default boolean claimedInTransaction() {
+        return false;
+    }
 
     /** Whether this process runs the kind at all. */
-    boolean runnable();
+    default boolean runnable() {
+        return true;
+    }
 
     /**
      * Calls the handler. {@code tx} is the job's transaction for the modes claimed in one, null
@@ -47,16 +51,6 @@ public sealed interface ExecutionMode {
     /** Lease mode: claimed and committed as running, handler outside any transaction of ours (F-2). */
     record Lease(JobHandler<Object> handler) implements ExecutionMode {
         @Override
-        public boolean claimedInTransaction() {
-            return false;
-        }
-
-        @Override
-        public boolean runnable() {
-            return true;
-        }
-
-        @Override
         public Outcome invoke(Job<Object> job, Connection tx) throws Exception {
             return handler.handle(job);
         }
@@ -66,11 +60,6 @@ public sealed interface ExecutionMode {
     record Transactional(TransactionalJobHandler<Object> handler) implements ExecutionMode {
         @Override
         public boolean claimedInTransaction() {
-            return true;
-        }
-
-        @Override
-        public boolean runnable() {
             return true;
         }
 
@@ -88,11 +77,6 @@ public sealed interface ExecutionMode {
         }
 
         @Override
-        public boolean runnable() {
-            return true;
-        }
-
-        @Override
         public Outcome invoke(Job<Object> job, Connection tx) throws Exception {
             return handler.prepare(job, tx);
         }
@@ -105,11 +89,6 @@ public sealed interface ExecutionMode {
 
     /** Declared only: enqueued here, run by another service that has the handler. */
     record RunElsewhere() implements ExecutionMode {
-        @Override
-        public boolean claimedInTransaction() {
-            return false;
-        }
-
         @Override
         public boolean runnable() {
             return false;

@@ -10,7 +10,6 @@ import java.sql.Connection;
 import java.util.HashSet;
 import java.util.Set;
 import java.util.function.Consumer;
-import java.time.Duration;
 import javax.sql.DataSource;
 
 /**
@@ -20,7 +19,7 @@ import javax.sql.DataSource;
  * on the jobs table's channel like an insert does, so idle workers of other nodes start them
  * within milliseconds instead of at their next poll.
  */
-public final class DueJobPromoter implements MaintenanceTask {
+public final class DueJobPromoter {
 
     private static final Logger log = LoggerFactory.getLogger(DueJobPromoter.class);
     static final int BATCH = 5_000;
@@ -30,40 +29,17 @@ public final class DueJobPromoter implements MaintenanceTask {
     private final Consumer<Set<String>> onPromoted;
     /** Channel to NOTIFY the promoted queues on, or null when notifications are off. */
     private final String notifyChannel;
-    private final Duration interval;
 
     /**
      * @param onPromoted    told which queues got newly available jobs, to wake their fetchers
      * @param notifyChannel the jobs table's channel, or null when notifications are off
      */
-    public DueJobPromoter(DataSource dataSource, SqlStatements sql, Duration interval,
-                          Consumer<Set<String>> onPromoted, String notifyChannel) {
-        this.interval = interval;
+    public DueJobPromoter(DataSource dataSource, SqlStatements sql, Consumer<Set<String>> onPromoted,
+                          String notifyChannel) {
         this.dataSource = dataSource;
         this.sql = sql;
         this.onPromoted = onPromoted;
         this.notifyChannel = notifyChannel;
-    }
-
-    @Override
-    public String name() {
-        return "due job promotion";
-    }
-
-    /** Every node: promotion wakes the node's own fetchers, and the statement is safe to run concurrently. */
-    @Override
-    public Scope scope() {
-        return Scope.EVERY_NODE;
-    }
-
-    @Override
-    public Duration interval() {
-        return interval;
-    }
-
-    @Override
-    public void runRound() throws Exception {
-        promoteAll();
     }
 
     public int promoteAll() throws Exception {

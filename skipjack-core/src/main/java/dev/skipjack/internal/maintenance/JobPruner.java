@@ -23,7 +23,7 @@ import javax.sql.DataSource;
  * Scheduled on the maintenance leader only; running it on two nodes at once would only duplicate
  * work (SKIP LOCKED splits the rows).
  */
-public final class JobPruner implements MaintenanceTask {
+public final class JobPruner {
 
     private static final Logger log = LoggerFactory.getLogger(JobPruner.class);
     /** Rows per DELETE: short locks and little WAL per statement. */
@@ -35,15 +35,13 @@ public final class JobPruner implements MaintenanceTask {
     private final SqlStatements sql;
     private final Map<JobState, Duration> keepFor;
     private final BooleanSupplier mayContinue;
-    private final Duration interval;
 
     /**
      * @param keepFor     retention of each terminal state to prune; states absent are kept forever
      * @param mayContinue asked before every batch; false ends the round early (leadership lost, stopping)
      */
     public JobPruner(DataSource dataSource, SqlStatements sql, Map<JobState, Duration> keepFor,
-                     BooleanSupplier mayContinue, Duration interval) {
-        this.interval = interval;
+                     BooleanSupplier mayContinue) {
         this.dataSource = dataSource;
         this.sql = sql;
         this.keepFor = new EnumMap<>(JobState.class);
@@ -59,32 +57,6 @@ public final class JobPruner implements MaintenanceTask {
     /** Whether any state is pruned at all; a pruner with nothing to do need not be scheduled. */
     public boolean hasWork() {
         return !keepFor.isEmpty();
-    }
-
-    @Override
-    public String name() {
-        return "retention";
-    }
-
-    @Override
-    public Scope scope() {
-        return Scope.LEADER;
-    }
-
-    @Override
-    public Duration interval() {
-        return interval;
-    }
-
-    /** One interval after start: by then the first election has settled. */
-    @Override
-    public Duration firstDelay() {
-        return interval;
-    }
-
-    @Override
-    public void runRound() throws Exception {
-        pruneRound();
     }
 
     /** One round over every pruned state; returns how many jobs it deleted. */

@@ -20,7 +20,7 @@ import javax.sql.DataSource;
  * never both believe they lead. The maintenance it guards is safe to run twice anyway; leadership
  * only saves the duplicate work.
  */
-public final class LeaderElector implements MaintenanceTask {
+public final class LeaderElector {
 
     private static final Logger log = LoggerFactory.getLogger(LeaderElector.class);
     public static final String MAINTENANCE = "maintenance";
@@ -33,33 +33,17 @@ public final class LeaderElector implements MaintenanceTask {
     private volatile boolean wasLeader;
     private volatile Runnable onElected = () -> { };
 
+    /** How often to renew: twice per term, so one missed round keeps the leadership. */
+    Duration renewInterval() {
+        return term.dividedBy(2);
+    }
+
     /** @param term how long a leadership lasts without renewal; renew well within it */
     public LeaderElector(DataSource dataSource, SqlStatements sql, String holder, Duration term) {
         this.dataSource = dataSource;
         this.sql = sql;
         this.holder = holder;
         this.term = term;
-    }
-
-    @Override
-    public String name() {
-        return "leader election";
-    }
-
-    /** Every node takes part; the term is two rounds, so one missed round keeps the leadership. */
-    @Override
-    public Scope scope() {
-        return Scope.EVERY_NODE;
-    }
-
-    @Override
-    public Duration interval() {
-        return term.dividedBy(2);
-    }
-
-    @Override
-    public void runRound() throws Exception {
-        tryAcquire();
     }
 
     /** {@code action} runs on the election's thread each time this node becomes the leader. */

@@ -4,7 +4,6 @@ import dev.skipjack.internal.sql.SqlStatements;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.time.Duration;
 import javax.sql.DataSource;
 
 /**
@@ -13,7 +12,7 @@ import javax.sql.DataSource;
  * split the work with SKIP LOCKED and the statement re-checks each row, so running it twice, or
  * racing a completion, is harmless.
  */
-public final class LeaseRescuer implements MaintenanceTask {
+public final class LeaseRescuer {
 
     private static final Logger log = LoggerFactory.getLogger(LeaseRescuer.class);
     static final int BATCH = 1_000;
@@ -21,32 +20,9 @@ public final class LeaseRescuer implements MaintenanceTask {
     private final DataSource dataSource;
     private final SqlStatements sql;
 
-    private final Duration interval;
-
-    public LeaseRescuer(DataSource dataSource, SqlStatements sql, Duration interval) {
+    public LeaseRescuer(DataSource dataSource, SqlStatements sql) {
         this.dataSource = dataSource;
         this.sql = sql;
-        this.interval = interval;
-    }
-
-    @Override
-    public String name() {
-        return "lease rescue";
-    }
-
-    @Override
-    public Scope scope() {
-        return Scope.LEADER;
-    }
-
-    @Override
-    public Duration interval() {
-        return interval;
-    }
-
-    @Override
-    public void runRound() throws Exception {
-        rescueAll();
     }
 
     /** Rescues every expired lease now; returns how many jobs came back. */

@@ -50,7 +50,7 @@ public final class MaintenanceService {
     public MaintenanceService(LeaderElector leader, List<MaintenanceTask> tasks) {
         this.leader = leader;
         List<MaintenanceTask> all = new ArrayList<>();
-        all.add(leader);
+        all.add(MaintenanceTask.everyNode("leader election", leader.renewInterval(), leader::tryAcquire));
         all.addAll(tasks);
         this.tasks = List.copyOf(all);
         ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(THREADS,
@@ -103,7 +103,7 @@ public final class MaintenanceService {
         Duration next = task.interval();
         if (task.scope() == MaintenanceTask.Scope.EVERY_NODE || leader.isLeader()) {
             try {
-                task.runRound();
+                task.round().run();
                 AtomicLong streak = streaks.remove(task.name());
                 if (streak != null) {
                     log.info("{} works again after {} failed rounds", task.name(), streak.get());

@@ -1,34 +1,51 @@
 package dev.skipjack.internal.maintenance;
 
 import java.time.Duration;
+import java.util.Objects;
 
 /**
- * One kind of periodic work of a started node. A task only does its round; when it runs, on which
- * nodes, and what happens when it fails is the {@link MaintenanceService}'s business.
+ * One kind of periodic work of a started node, as the {@link MaintenanceService} schedules it: a
+ * name for logs, where it runs, how often, and the round itself. The work's own class only does
+ * its round; when it runs and what happens when it fails is the service's business.
+ *
+ * @param interval   how long after one round ends the next one starts, when the round succeeded
+ * @param firstDelay delay before the first round; zero runs it as soon as the service starts
  */
-public interface MaintenanceTask {
+public record MaintenanceTask(String name, Scope scope, Duration interval, Duration firstDelay, Round round) {
 
     /** Where a task runs. */
-    enum Scope {
+    public enum Scope {
         /** On every started node (promotion, pause refresh, the election itself). */
         EVERY_NODE,
         /** Only on the node that currently leads maintenance (rescue, retention, two-phase resolver). */
         LEADER
     }
 
-    /** A short name for logs, e.g. {@code lease rescue}. */
-    String name();
-
-    Scope scope();
-
-    /** How long after one round ends the next one starts, when the round succeeded. */
-    Duration interval();
-
-    /** Delay before the first round; zero runs it as soon as the service starts. */
-    default Duration firstDelay() {
-        return Duration.ZERO;
+    /** One round. May throw anything: the service logs it, counts it and backs off. */
+    @FunctionalInterface
+    public interface Round {
+        void run() throws Exception;
     }
 
-    /** One round. May throw anything: the service logs it, counts it and backs off. */
-    void runRound() throws Exception;
+    public MaintenanceTask {
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(scope, "scope");
+        Objects.requireNonNull(round, "round");
+        if (interval.isNegative() || interval.isZero() || firstDelay.isNegative()) {
+            throw new IllegalArgumentException("task " + name + ": interval must be positive and first delay not negative");
+        }
+    }
+
+    public static MaintenanceTask everyNode(String name, Duration interval, Round round) {
+        return new MaintenanceTask(name, Scope.EVERY_NODE, interval, Duration.ZERO, round);
+    }
+
+    public static MaintenanceTask leaderOnly(String name, Duration interval, Round round) {
+        return new MaintenanceTask(name, Scope.LEADER, interval, Duration.ZERO, round);
+    }
+
+    /** The same task with its first round {@code delay} after the service starts. */
+    public MaintenanceTask startingAfter(Duration delay) {
+        return new MaintenanceTask(name, scope, interval, delay, round);
+    }
 }

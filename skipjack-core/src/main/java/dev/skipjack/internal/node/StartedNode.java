@@ -52,16 +52,23 @@ public final class StartedNode {
         // A term of two rescue rounds: renewed every round, so one missed round keeps it.
         LeaderElector leader = new LeaderElector(s.dataSource(), s.sql(), s.workerId(), s.rescueInterval().multipliedBy(2));
         List<MaintenanceTask> tasks = new ArrayList<>();
-        tasks.add(new LeaseRescuer(s.dataSource(), s.sql(), s.rescueInterval()));
-        tasks.add(new DueJobPromoter(s.dataSource(), s.sql(), s.promoteInterval(), this::wake, s.notifyChannel()));
-        tasks.add(pausedQueues);
+        tasks.add(MaintenanceTask.leaderOnly("lease rescue", s.rescueInterval(),
+                new LeaseRescuer(s.dataSource(), s.sql())::rescueAll));
+        // Every node: promotion wakes the node's own fetchers, and is safe to run concurrently.
+        tasks.add(MaintenanceTask.everyNode("due job promotion", s.promoteInterval(),
+                new DueJobPromoter(s.dataSource(), s.sql(), this::wake, s.notifyChannel())::promoteAll));
+        tasks.add(MaintenanceTask.everyNode("pause refresh", PausedQueues.REFRESH_INTERVAL, pausedQueues::refresh));
         if (!s.retention().isEmpty()) {
-            tasks.add(new JobPruner(s.dataSource(), s.sql(), s.retention(), leader::isLeader, s.pruneInterval()));
+            // First round one interval after start: by then the first election has settled.
+            tasks.add(MaintenanceTask.leaderOnly("retention", s.pruneInterval(),
+                    new JobPruner(s.dataSource(), s.sql(), s.retention(), leader::isLeader)::pruneRound)
+                    .startingAfter(s.pruneInterval()));
         }
         Map<String, TwoPhaseJobHandler<Object>> twoPhase = ExecutionMode.twoPhaseHandlers(s.kinds());
         if (!twoPhase.isEmpty()) {
-            tasks.add(new PreparedTransactionResolver(s.dataSource(), s.sql(), twoPhase, s.timing().lease(),
-                    s.rescueInterval()));
+            // As often as the rescuer: an orphan is a lease old before it is resolved anyway.
+            tasks.add(MaintenanceTask.leaderOnly("prepared transaction resolver", s.rescueInterval(),
+                    new PreparedTransactionResolver(s.dataSource(), s.sql(), twoPhase, s.timing().lease())::resolveAll));
         }
         this.maintenance = new MaintenanceService(leader, tasks);
         this.listener = s.notifyChannel() == null ? null

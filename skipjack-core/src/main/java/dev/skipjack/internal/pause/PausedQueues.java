@@ -11,7 +11,6 @@ import java.time.Duration;
 import java.util.HashSet;
 import java.util.Set;
 import java.util.function.Consumer;
-import dev.skipjack.internal.maintenance.MaintenanceTask;
 import javax.sql.DataSource;
 
 /**
@@ -19,7 +18,7 @@ import javax.sql.DataSource;
  * a timer, so a pause made anywhere reaches every node within {@link #REFRESH_INTERVAL} plus one
  * claim; fetchers ask {@link #isPaused} before each claim, which costs no database round trip.
  */
-public final class PausedQueues implements MaintenanceTask {
+public final class PausedQueues {
 
     /** How often every node reads the paused queue names. */
     public static final Duration REFRESH_INTERVAL = Duration.ofMillis(500);
@@ -41,27 +40,6 @@ public final class PausedQueues implements MaintenanceTask {
 
     public boolean isPaused(String queue) {
         return paused.contains(queue);
-    }
-
-    @Override
-    public String name() {
-        return "pause refresh";
-    }
-
-    @Override
-    public Scope scope() {
-        return Scope.EVERY_NODE;
-    }
-
-    @Override
-    public Duration interval() {
-        return REFRESH_INTERVAL;
-    }
-
-    /** Fetchers ask before each claim; they must not see a stale set longer than one interval. */
-    @Override
-    public void runRound() {
-        refresh();
     }
 
     /** Reads the paused names; on failure keeps the last known ones and logs once. */

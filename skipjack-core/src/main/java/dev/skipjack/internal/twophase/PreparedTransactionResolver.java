@@ -1,6 +1,5 @@
 package dev.skipjack.internal.twophase;
 
-import dev.skipjack.internal.maintenance.MaintenanceTask;
 import dev.skipjack.internal.sql.SqlStatements;
 import dev.skipjack.internal.sql.Transactions;
 import dev.skipjack.TwoPhaseJobHandler;
@@ -23,7 +22,7 @@ import javax.sql.DataSource;
  * {@code externalEffectHappened} decides: commit the prepared work, or roll it back so the job runs
  * again. Safe on several nodes: a transaction another resolver finished is simply gone.
  */
-public final class PreparedTransactionResolver implements MaintenanceTask {
+public final class PreparedTransactionResolver {
 
     private static final Logger log = LoggerFactory.getLogger(PreparedTransactionResolver.class);
 
@@ -32,11 +31,8 @@ public final class PreparedTransactionResolver implements MaintenanceTask {
     private final Map<String, TwoPhaseJobHandler<Object>> handlers;
     private final Duration orphanAge;
 
-    private final Duration interval;
-
     public PreparedTransactionResolver(DataSource dataSource, SqlStatements sql, Map<String, TwoPhaseJobHandler<Object>> handlers,
-                                       Duration orphanAge, Duration interval) {
-        this.interval = interval;
+                                       Duration orphanAge) {
         this.dataSource = dataSource;
         this.sql = sql;
         this.handlers = Map.copyOf(handlers);
@@ -55,27 +51,6 @@ public final class PreparedTransactionResolver implements MaintenanceTask {
                         + " the server, or register these kinds with transactionalHandler instead");
             }
         }
-    }
-
-    @Override
-    public String name() {
-        return "prepared transaction resolver";
-    }
-
-    @Override
-    public Scope scope() {
-        return Scope.LEADER;
-    }
-
-    /** As often as the rescuer: an orphan is at least a lease old before it is resolved anyway. */
-    @Override
-    public Duration interval() {
-        return interval;
-    }
-
-    @Override
-    public void runRound() throws Exception {
-        resolveAll();
     }
 
     /** Resolves every orphan now; returns how many were committed or rolled back. */
