@@ -9,10 +9,12 @@ import org.slf4j.LoggerFactory;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.time.Duration;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import javax.sql.DataSource;
 
 /**
  * Extends the leases of every lease-mode execution this process holds, in one statement, on the
@@ -23,22 +25,28 @@ import java.util.Set;
  * lease (database unreachable: another worker may already have it). Its handler is interrupted and
  * its outcome will not be recorded; the rescued copy is the one that counts.
  */
-public final class LeaseHeartbeat implements Runnable {
+final class LeaseHeartbeat implements Runnable {
 
     private static final Logger log = LoggerFactory.getLogger(LeaseHeartbeat.class);
 
-    private final WorkerContext ctx;
+    private final DataSource dataSource;
     private final SqlStatements sql;
+    private final ExecutionTracker tracker;
+    private final String workerId;
+    private final Duration lease;
 
-    public LeaseHeartbeat(WorkerContext ctx, SqlStatements sql) {
-        this.ctx = ctx;
+    LeaseHeartbeat(DataSource dataSource, SqlStatements sql, ExecutionTracker tracker, String workerId, Duration lease) {
+        this.dataSource = dataSource;
         this.sql = sql;
+        this.tracker = tracker;
+        this.workerId = workerId;
+        this.lease = lease;
     }
 
     @Override
     public void run() {
         try {
-            List<Execution> leased = ctx.tracker().leased();
+            List<Execution> leased = tracker.leased();
             if (!leased.isEmpty()) {
                 extend(leased);
             }
@@ -55,12 +63,12 @@ public final class LeaseHeartbeat implements Runnable {
         long sentAt = System.nanoTime();
         // (id, attempt) pairs: this process may hold a stale and a current attempt of one job.
         Set<List<Long>> extended = new HashSet<>();
-        try (Connection c = Transactions.autoCommit(ctx.dataSource())) {
+        try (Connection c = Transactions.autoCommit(dataSource)) {
             try (PreparedStatement ps = c.prepareStatement(sql.get("extend_leases"))) {
                 ps.setArray(1, Jdbc.bigintArray(c, leased, Execution::id));
                 ps.setArray(2, Jdbc.intArray(c, leased, Execution::attempt));
-                ps.setString(3, ctx.workerId());
-                ps.setLong(4, ctx.lease().toMillis());
+                ps.setString(3, workerId);
+                ps.setLong(4, lease.toMillis());
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
                         extended.add(List.of(rs.getLong(1), rs.getLong(2)));
@@ -68,11 +76,11 @@ public final class LeaseHeartbeat implements Runnable {
                 }
             }
         }
-        long leaseNanos = ctx.lease().toNanos();
+        long leaseNanos = lease.toNanos();
         for (Execution e : leased) {
             if (extended.contains(List.of(e.id(), (long) e.attempt()))) {
                 e.leaseExtended(sentAt, leaseNanos);
-            } else if (ctx.tracker().isTracked(e)) {
+            } else if (tracker.isTracked(e)) {
                 // Written by the completer in the meantime, or rescued from us after a stall.
                 abandon(e, "its lease could not be extended (the job was rescued)");
             }
@@ -87,14 +95,14 @@ public final class LeaseHeartbeat implements Runnable {
      * lease (which starts later than the local one) can expire and the job be rescued.
      */
     public void abandonUnextendable() {
-        long leaseNanos = ctx.lease().toNanos();
+        long leaseNanos = lease.toNanos();
         long safetyMargin = Math.min(leaseNanos / 10, 1_000_000_000L);
         abandonExpired(System.nanoTime() + safetyMargin);
     }
 
     private void abandonExpired(long now) {
         // Every 50 ms over every held execution: no copy of them, this runs at full load too.
-        ctx.tracker().forEachLeased(e -> {
+        tracker.forEachLeased(e -> {
             if (e.leaseMayHaveExpired(now)) {
                 abandon(e, "this worker could not extend its lease in time");
             }
@@ -105,7 +113,7 @@ public final class LeaseHeartbeat implements Runnable {
         if (e.settle()) {
             log.warn("job {} attempt {} no longer counts here: {}; interrupting its handler", e.id(), e.attempt(), why);
             e.interrupt();
-            ctx.tracker().finish(e);
+            tracker.finish(e);
         }
     }
 }

@@ -45,61 +45,72 @@ public final class WorkerRuntime {
     public record Timing(Duration lease, Duration heartbeatInterval, Duration pollInterval) {
     }
 
-    private final WorkerContext ctx;
+    private final DataSource dataSource;
     private final SqlStatements sql;
+    private final String workerId;
     private final Map<String, QueueDispatcher> fetchers = new LinkedHashMap<>();
     private final Timing timing;
-    private final ScheduledExecutorService heartbeatTimer;
-    private final ScheduledExecutorService leaseWatchdog;
+    private final ExecutionTracker tracker = new ExecutionTracker();
+    private final BatchCompleter<Execution> completer;
+    private final LeasedCompletions completions;
+    private final ExecutorService jobThreads = WorkerThreads.newJobExecutor("skipjack-job");
+    /** Runs handler timeouts only. */
+    private final ScheduledExecutorService timeouts = Executors.newSingleThreadScheduledExecutor(
+            WorkerThreads.daemonFactory("skipjack-timeouts"));
+    private final ScheduledExecutorService heartbeatTimer = Executors.newSingleThreadScheduledExecutor(
+            WorkerThreads.daemonFactory("skipjack-heartbeat"));
+    private final ScheduledExecutorService leaseWatchdog = Executors.newSingleThreadScheduledExecutor(
+            WorkerThreads.daemonFactory("skipjack-lease-watchdog"));
     /** How often the lease watchdog looks for executions whose lease this worker can no longer extend. */
     static final Duration LEASE_WATCHDOG_INTERVAL = Duration.ofMillis(50);
 
+    /** Builds the path of a job, claim → dispatch → execute → complete, once per queue. */
     public WorkerRuntime(DataSource dataSource, SqlStatements sql, String workerId, ObjectMapper mapper,
                          Map<String, RegisteredKind> kinds, List<QueueSettings> queues, Timing timing,
                          PausedQueues pausedQueues) {
+        this.dataSource = dataSource;
         this.sql = sql;
+        this.workerId = workerId;
         this.timing = timing;
-        ExecutionTracker tracker = new ExecutionTracker();
         OutcomeTranslator translator = new OutcomeTranslator(mapper);
         CompletionWriter writer = new CompletionWriter(sql);
-        BatchCompleter<Execution> completer = new BatchCompleter<>(dataSource, writer, tracker::finish,
-                translator::withUnstorableError, workerId);
-        ExecutorService jobThreads = WorkerThreads.newJobExecutor("skipjack-job");
-        ScheduledExecutorService timeouts = Executors.newSingleThreadScheduledExecutor(
-                WorkerThreads.daemonFactory("skipjack-timeouts"));
-        this.heartbeatTimer = Executors.newSingleThreadScheduledExecutor(WorkerThreads.daemonFactory("skipjack-heartbeat"));
-        this.leaseWatchdog = Executors.newSingleThreadScheduledExecutor(
-                WorkerThreads.daemonFactory("skipjack-lease-watchdog"));
-        this.ctx = new WorkerContext(dataSource, sql, workerId, timing.lease(), mapper, kinds,
-                new JobClaimer(sql, workerId, timing.lease()), writer, completer, tracker, translator, jobThreads, timeouts);
+        this.completer = new BatchCompleter<>(dataSource, writer, tracker::finish, translator::withUnstorableError, workerId);
+        this.completions = new LeasedCompletions(completer, translator, workerId);
+        JobClaimer claimer = new JobClaimer(sql, workerId, timing.lease());
+        JobExecutor executor = new JobExecutor(kinds, mapper, translator, completions, timeouts, workerId);
         // Kinds the lease claim leaves alone: those claimed inside their job's transaction (by the job
         // threads), and declared-only kinds (by whichever service has their handler).
         Set<String> claimedInTransaction = new TreeSet<>();
-        Set<String> kindsRunElsewhere = new TreeSet<>();
+        Set<String> notLeaseClaimed = new TreeSet<>();
         for (RegisteredKind k : kinds.values()) {
             if (k.mode().claimedInTransaction()) {
                 claimedInTransaction.add(k.kind());
+                notLeaseClaimed.add(k.kind());
             } else if (!k.mode().runnable()) {
-                kindsRunElsewhere.add(k.kind());
+                notLeaseClaimed.add(k.kind());
             }
         }
         for (QueueSettings q : queues) {
-            fetchers.put(q.name(), new QueueDispatcher(ctx, q.name(), q.concurrency(), q.maxBatch(), claimedInTransaction,
-                    kindsRunElsewhere, timing.pollInterval(), pausedQueues));
+            ClaimRound claims = new ClaimRound(dataSource, claimer, q.name(), q.maxBatch(), notLeaseClaimed);
+            TransactionalRunner transactional = claimedInTransaction.isEmpty() ? null
+                    : new TransactionalRunner(dataSource, sql, claimer, writer, tracker, translator, executor, kinds,
+                    workerId, q.name(), claimedInTransaction);
+            fetchers.put(q.name(), new QueueDispatcher(q, timing, claims, executor, transactional, tracker, completions,
+                    jobThreads, pausedQueues));
         }
     }
 
     public void start() {
-        ctx.completer().start();
+        completer.start();
         fetchers.values().forEach(QueueDispatcher::start);
-        LeaseHeartbeat heartbeat = new LeaseHeartbeat(ctx, sql);
+        LeaseHeartbeat heartbeat = new LeaseHeartbeat(dataSource, sql, tracker, workerId, timing.lease());
         heartbeatTimer.scheduleWithFixedDelay(heartbeat, timing.heartbeatInterval().toMillis(),
                 timing.heartbeatInterval().toMillis(), TimeUnit.MILLISECONDS);
         // Separate thread: a heartbeat blocked on a stalled connection must not delay stopping
         // jobs whose lease has run out (found by NetworkFaultTest).
         leaseWatchdog.scheduleWithFixedDelay(heartbeat::abandonUnextendable, LEASE_WATCHDOG_INTERVAL.toMillis(),
                 LEASE_WATCHDOG_INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
-        log.info("Skipjack worker {} started: queues {}, {} threads", ctx.workerId(), fetchers.keySet(),
+        log.info("Skipjack worker {} started: queues {}, {} threads", workerId, fetchers.keySet(),
                 WorkerThreads.virtualThreadsAvailable() ? "virtual" : "platform");
     }
 
@@ -120,7 +131,7 @@ public final class WorkerRuntime {
 
     /** Number of executions this process holds right now. */
     public int inFlight() {
-        return ctx.tracker().size();
+        return tracker.size();
     }
 
     /**
@@ -144,25 +155,24 @@ public final class WorkerRuntime {
         }
         List<Execution> abandoned = new ArrayList<>();
         if (!idle) {
-            for (Execution e : ctx.tracker().all()) {
-                if (e.settle()) {
+            for (Execution e : tracker.all()) {
+                // A transactional job's outcome is its transaction's: settling it is enough, and
+                // its connection is aborted below. A leased one is handed back, queued behind the
+                // acknowledgements of finished jobs, so nothing finished is handed back.
+                boolean settled = e.transactional ? e.settle() : completions.handBack(e, "shut down before the job finished");
+                if (settled) {
                     abandoned.add(e);
                     e.interrupt();
-                    if (!e.transactional) {
-                        // Queued behind the acknowledgements of finished jobs, so nothing finished is handed back.
-                        ctx.completer().submit(e, ctx.translator().handBack(e.id(), e.attempt(), ctx.workerId(),
-                                "worker " + ctx.workerId() + " shut down before the job finished"));
-                    }
                 }
             }
         }
-        ctx.completer().stop(Duration.ofSeconds(10));
+        completer.stop(Duration.ofSeconds(10));
         abortStuckTransactions(abandoned);
         heartbeatTimer.shutdownNow();
         leaseWatchdog.shutdownNow();
-        ctx.timers().shutdownNow();
-        ctx.jobThreads().shutdownNow();
-        log.info("Skipjack worker {} stopped; {} unfinished jobs handed back", ctx.workerId(), abandoned.size());
+        timeouts.shutdownNow();
+        jobThreads.shutdownNow();
+        log.info("Skipjack worker {} stopped; {} unfinished jobs handed back", workerId, abandoned.size());
     }
 
     /**

@@ -1,0 +1,149 @@
+package dev.skipjack.internal.worker;
+
+import dev.skipjack.internal.claim.ClaimedJob;
+import dev.skipjack.internal.claim.JobClaimer;
+import dev.skipjack.internal.sql.Transactions;
+import dev.skipjack.internal.threads.WorkerThreads;
+
+import java.sql.Connection;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import javax.sql.DataSource;
+
+/**
+ * The claim step of a job's path, for one queue: claims lease-mode jobs, splitting a large claim
+ * into up to {@link #CLAIM_PARALLELISM} statements sent at once on separate connections, so one
+ * queue can use more than one database core, and merges their jobs into claim order.
+ */
+final class ClaimRound {
+
+    /**
+     * Claim statements one round may send at once. A claim's cost in the database is mostly per
+     * row (the update of each claimed row), so one statement at a time caps a queue at one
+     * database core however large the batch; smaller statements side by side finish sooner while
+     * the database has cores to spare. The round waits for all of them and merges their jobs before
+     * starting any: statements in flight together can finish in any order, and each takes rows the
+     * other left, so only the merged round is in priority order (DelayedAndPriorityTest).
+     */
+    static final int CLAIM_PARALLELISM = 4;
+    /**
+     * A round is split only when every statement still gets at least this many jobs: below that
+     * the statement's fixed cost (round trip, planning, commit) outweighs the rows.
+     */
+    static final int MIN_JOBS_PER_CLAIM = 50;
+
+    /**
+     * What one round claimed. {@code jobs} holds every job a statement did claim, even when another
+     * statement of the round failed ({@code failure}): they are running under this worker's lease
+     * and must be run or handed back.
+     */
+    record Claimed(List<ClaimedJob> jobs, Exception failure, long sentAtNanos) {
+    }
+
+    private final DataSource dataSource;
+    private final JobClaimer claimer;
+    private final String queue;
+    private final int maxBatch;
+    /** Kinds the lease claim leaves alone: transactional ones and ones this client only declares. */
+    private final Set<String> notLeaseClaimed;
+    /** Sends the second and later claim statements of a round; created on first use. */
+    private ExecutorService helper;
+
+    ClaimRound(DataSource dataSource, JobClaimer claimer, String queue, int maxBatch, Set<String> notLeaseClaimed) {
+        this.dataSource = dataSource;
+        this.claimer = claimer;
+        this.queue = queue;
+        this.maxBatch = maxBatch;
+        this.notLeaseClaimed = Set.copyOf(notLeaseClaimed);
+    }
+
+    /** The most jobs one round claims. */
+    int maxJobs() {
+        return maxBatch * CLAIM_PARALLELISM;
+    }
+
+    /** Claims up to {@code want} jobs; called by one thread at a time (the queue's dispatcher). */
+    Claimed claim(int want) {
+        int parts = statements(want);
+        long sentAt = System.nanoTime();
+        List<Future<List<ClaimedJob>>> others = new ArrayList<>(parts - 1);
+        int first = want - (want / parts) * (parts - 1);
+        for (int i = 1; i < parts; i++) {
+            int limit = want / parts;
+            others.add(helper().submit(() -> claimOne(limit)));
+        }
+        List<ClaimedJob> jobs = new ArrayList<>(want);
+        Exception failure = null;
+        try {
+            jobs.addAll(claimOne(first));
+        } catch (Exception e) {
+            failure = e;
+        }
+        for (Future<List<ClaimedJob>> other : others) {
+            try {
+                jobs.addAll(getUninterruptibly(other));
+            } catch (ExecutionException e) {
+                Exception cause = e.getCause() instanceof Exception ex ? ex : e;
+                if (failure == null) {
+                    failure = cause;
+                } else {
+                    failure.addSuppressed(cause);
+                }
+            }
+        }
+        if (parts > 1) {
+            jobs.sort(ClaimedJob.CLAIM_ORDER);
+        }
+        return new Claimed(jobs, failure, sentAt);
+    }
+
+    void close() {
+        if (helper != null) {
+            helper.shutdown();
+        }
+    }
+
+    /** Statements for a claim of {@code want} jobs: enough for maxBatch each, split further while each keeps enough. */
+    private int statements(int want) {
+        int needed = (want + maxBatch - 1) / maxBatch;
+        int worthIt = Math.max(1, want / MIN_JOBS_PER_CLAIM);
+        return Math.min(CLAIM_PARALLELISM, Math.max(needed, worthIt));
+    }
+
+    private List<ClaimedJob> claimOne(int limit) throws Exception {
+        try (Connection c = Transactions.autoCommit(dataSource)) {
+            return claimer.claim(c, queue, notLeaseClaimed, limit);
+        }
+    }
+
+    private ExecutorService helper() {
+        if (helper == null) {
+            helper = Executors.newFixedThreadPool(CLAIM_PARALLELISM - 1,
+                    WorkerThreads.daemonFactory("skipjack-claimer-" + queue));
+        }
+        return helper;
+    }
+
+    /** The claimed jobs must be tracked whatever happens to this thread, so wait them out. */
+    private static <T> T getUninterruptibly(Future<T> future) throws ExecutionException {
+        boolean interrupted = false;
+        try {
+            while (true) {
+                try {
+                    return future.get();
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+}
