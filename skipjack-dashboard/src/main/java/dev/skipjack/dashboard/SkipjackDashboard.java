@@ -1,5 +1,6 @@
 package dev.skipjack.dashboard;
 
+import dev.skipjack.InvalidConfigurationException;
 import dev.skipjack.SkipjackAdmin;
 import io.javalin.Javalin;
 
@@ -144,31 +145,44 @@ public final class SkipjackDashboard implements AutoCloseable {
             this.admin = Objects.requireNonNull(admin, "admin");
         }
 
-        /** Address to listen on (default 127.0.0.1; authentication is required on any other). */
+        /**
+         * Address to listen on (default 127.0.0.1; authentication is required on any other).
+         *
+         * @throws InvalidConfigurationException (option {@code host}) when blank
+         */
         public Builder host(String host) {
             if (host == null || host.isBlank()) {
-                throw new IllegalArgumentException("host must not be blank");
+                throw new InvalidConfigurationException("host", "host must not be blank");
             }
             this.host = host;
             return this;
         }
 
-        /** Port to listen on (default 7070; 0 picks a free one). */
+        /**
+         * Port to listen on (default 7070; 0 picks a free one).
+         *
+         * @throws InvalidConfigurationException (option {@code port}) outside 0-65535
+         */
         public Builder port(int port) {
             if (port < 0 || port > 65_535) {
-                throw new IllegalArgumentException("port must be 0-65535, got " + port);
+                throw new InvalidConfigurationException("port", "port must be 0-65535, got " + port);
             }
             this.port = port;
             return this;
         }
 
-        /** Requires HTTP basic authentication with these credentials, wherever the server listens. */
+        /**
+         * Requires HTTP basic authentication with these credentials, wherever the server listens.
+         *
+         * @throws InvalidConfigurationException (option {@code basicAuth}) for an empty user, a user
+         *                                       with ':' or a password under 8 characters
+         */
         public Builder basicAuth(String user, String password) {
             if (user == null || user.isEmpty() || user.contains(":")) {
-                throw new IllegalArgumentException("user must be non-empty and contain no ':'");
+                throw new InvalidConfigurationException("basicAuth", "basicAuth: " + "user must be non-empty and contain no ':'");
             }
             if (password == null || password.length() < 8) {
-                throw new IllegalArgumentException("password must be at least 8 characters");
+                throw new InvalidConfigurationException("basicAuth", "basicAuth: " + "password must be at least 8 characters");
             }
             this.user = user;
             this.password = password;

@@ -11,6 +11,7 @@ import com.sun.net.httpserver.HttpServer;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.skipjack.EnqueueOptions;
+import dev.skipjack.InvalidConfigurationException;
 import dev.skipjack.JobKind;
 import dev.skipjack.KindOptions;
 import dev.skipjack.Skipjack;
@@ -314,6 +315,19 @@ class DashboardBrowserTest {
         assertThat(count("SELECT count(*) FROM {{jobs}} WHERE id = " + failedId + " AND state = 'discarded'")).isEqualTo(1);
         assertThat(SkipjackDashboard.builder(skipjack.admin()).host("0.0.0.0").port(0).build().authenticationRequired())
                 .as("any non-loopback address without credentials gets a generated password").isTrue();
+    }
+
+    @Test
+    void badDashboardSettingsNameTheOption() {
+        SkipjackDashboard.Builder builder = SkipjackDashboard.builder(skipjack.admin());
+        assertThatThrownBy(() -> builder.host(" ")).isInstanceOf(InvalidConfigurationException.class)
+                .extracting(e -> ((InvalidConfigurationException) e).option()).isEqualTo("host");
+        assertThatThrownBy(() -> builder.port(65_536)).isInstanceOf(InvalidConfigurationException.class)
+                .hasMessageContaining("65536").extracting(e -> ((InvalidConfigurationException) e).option()).isEqualTo("port");
+        assertThatThrownBy(() -> builder.basicAuth("a:b", PASSWORD)).isInstanceOf(InvalidConfigurationException.class)
+                .extracting(e -> ((InvalidConfigurationException) e).option()).isEqualTo("basicAuth");
+        assertThatThrownBy(() -> builder.basicAuth(USER, "short")).isInstanceOf(InvalidConfigurationException.class)
+                .hasMessageContaining("8 characters");
     }
 
     // ---------------------------------------------------------------- helpers
