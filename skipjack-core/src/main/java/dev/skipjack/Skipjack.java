@@ -12,6 +12,7 @@ import dev.skipjack.internal.query.JobInfoReader;
 import dev.skipjack.internal.node.StartedNode;
 import dev.skipjack.internal.notify.InsertNotifications;
 import dev.skipjack.internal.schema.Migrator;
+import dev.skipjack.internal.sql.DatabaseDetector;
 import dev.skipjack.internal.sql.Dialect;
 import dev.skipjack.internal.sql.SqlStatements;
 import dev.skipjack.internal.sql.TableNames;
@@ -108,10 +109,10 @@ public final class Skipjack implements AutoCloseable {
     private final Map<JobState, Duration> retention;
     private StartedNode runtime;
 
-    private Skipjack(Builder b) {
+    private Skipjack(Builder b, Dialect dialect) {
         this.dataSource = b.dataSource;
         this.names = new TableNames(b.schema, b.tablePrefix);
-        this.sql = Dialect.POSTGRES.statements(names, b.clock);
+        this.sql = dialect.statements(names, b.clock);
         this.mapper = b.mapper;
         this.argsEncoder = new ArgsEncoder(b.mapper);
         Map<String, RegisteredKind> registered = new LinkedHashMap<>();
@@ -162,6 +163,11 @@ public final class Skipjack implements AutoCloseable {
     /** The quoted, schema-qualified name of the jobs table, e.g. {@code "public"."skipjack_jobs"}, for reporting queries. */
     public String jobsTable() {
         return names.qualified("jobs");
+    }
+
+    /** The database this client runs on, as detected at {@link Builder#build()} or set with {@link Builder#backend(Backend)}. */
+    public Backend backend() {
+        return sql.dialect().backend();
     }
 
     /** This client's worker id, recorded on every job it claims. */
@@ -453,6 +459,7 @@ public final class Skipjack implements AutoCloseable {
         private boolean listenNotify = true;
         private Duration pruneInterval = DEFAULT_PRUNE_INTERVAL;
         private DatabaseClock clock = new DatabaseClock();
+        private Backend backend;
         private final Map<JobState, Duration> retention = new EnumMap<>(Map.of(
                 JobState.COMPLETED, DEFAULT_COMPLETED_RETENTION,
                 JobState.CANCELLED, DEFAULT_CANCELLED_RETENTION,
@@ -493,6 +500,17 @@ public final class Skipjack implements AutoCloseable {
          */
         public Builder clock(DatabaseClock clock) {
             this.clock = Objects.requireNonNull(clock, "clock");
+            return this;
+        }
+
+        /**
+         * The database family, instead of detecting it (default: detected by {@link #build()} from
+         * the DataSource's metadata and server version). For a PostgreSQL-compatible engine that
+         * reports another product name: Skipjack then runs its PostgreSQL statements there without
+         * checking the product or its version.
+         */
+        public Builder backend(Backend backend) {
+            this.backend = Objects.requireNonNull(backend, "backend");
             return this;
         }
 
@@ -731,9 +749,17 @@ public final class Skipjack implements AutoCloseable {
             return this;
         }
 
-        /** The client; it enqueues at once, and runs jobs after {@link Skipjack#start()}. */
+        /**
+         * The client; it enqueues at once, and runs jobs after {@link Skipjack#start()}. Unless
+         * {@link #backend(Backend)} named the database, opens one connection to tell which database
+         * the DataSource leads to (F-24), before any other statement.
+         *
+         * @throws UnsupportedDatabaseException for a database or version Skipjack cannot run on
+         * @throws SkipjackException            when no connection can be opened to detect it
+         */
         public Skipjack build() {
-            return new Skipjack(this);
+            Backend chosen = backend != null ? backend : DatabaseDetector.detect(dataSource).backend();
+            return new Skipjack(this, Dialect.of(chosen));
         }
 
         private static Duration requireAtLeast(String name, Duration value, Duration min) {

@@ -1,7 +1,8 @@
 package dev.skipjack.internal.sql;
 
-import dev.skipjack.internal.sql.Dialect;
+import dev.skipjack.Backend;
 import dev.skipjack.DatabaseClock;
+import dev.skipjack.UnsupportedDatabaseException;
 
 import java.util.Set;
 
@@ -15,6 +16,22 @@ public sealed interface Dialect permits PostgresDialect {
 
     /** PostgreSQL 12 and later. */
     Dialect POSTGRES = new PostgresDialect();
+
+    /**
+     * The dialect of a backend.
+     *
+     * @throws UnsupportedDatabaseException for a backend whose dialect is not built yet
+     */
+    static Dialect of(Backend backend) {
+        return switch (backend) {
+            case POSTGRESQL -> POSTGRES;
+            case MARIADB, MYSQL, SQLITE -> throw new UnsupportedDatabaseException(backend.productName(), "(any version)",
+                    "support for " + backend.productName() + " is not built yet");
+        };
+    }
+
+    /** The database family this dialect speaks to. */
+    Backend backend();
 
     /** The folder name of this dialect's SQL resources, e.g. {@code postgres}. */
     String id();

@@ -1,5 +1,7 @@
 package dev.skipjack.internal.sql;
 
+import dev.skipjack.Backend;
+
 import java.util.EnumSet;
 import java.util.Set;
 
@@ -9,6 +11,11 @@ public final class PostgresDialect implements Dialect {
     private static final Set<Capability> CAPABILITIES = Set.copyOf(EnumSet.allOf(Capability.class));
 
     PostgresDialect() {
+    }
+
+    @Override
+    public Backend backend() {
+        return Backend.POSTGRESQL;
     }
 
     @Override

@@ -1,0 +1,75 @@
+package dev.skipjack.support;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import dev.skipjack.Backend;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
+
+/**
+ * A database the guarantee tests run on. PostgreSQL and MariaDB always run (embedded unless an
+ * environment variable names a server); MySQL runs only where {@code SKIPJACK_TEST_MYSQL_URL}
+ * names one, since no MySQL 8 server can be installed on the build machines.
+ */
+public enum TestBackend {
+    POSTGRESQL(Backend.POSTGRESQL, TestDatabase::jdbcUrl),
+    MARIADB(Backend.MARIADB, TestMariaDb::jdbcUrl),
+    MYSQL(Backend.MYSQL, () -> System.getenv("SKIPJACK_TEST_MYSQL_URL"));
+
+    private static final Map<TestBackend, HikariDataSource> POOLS = new ConcurrentHashMap<>();
+
+    private final Backend backend;
+    private final Supplier<String> url;
+
+    TestBackend(Backend backend, Supplier<String> url) {
+        this.backend = backend;
+        this.url = url;
+    }
+
+    /** The backends to run guarantee tests on: for {@code @MethodSource}/{@code @FieldSource}. */
+    public static List<TestBackend> available() {
+        List<TestBackend> out = new ArrayList<>(List.of(POSTGRESQL, MARIADB));
+        String mysql = System.getenv("SKIPJACK_TEST_MYSQL_URL");
+        if (mysql != null && !mysql.isBlank()) {
+            out.add(MYSQL);
+        }
+        return out;
+    }
+
+    public Backend backend() {
+        return backend;
+    }
+
+    public String jdbcUrl() {
+        return url.get();
+    }
+
+    /** A new pool on this backend; the caller closes it. */
+    public HikariDataSource newDataSource(int poolSize) {
+        HikariConfig config = new HikariConfig();
+        config.setJdbcUrl(jdbcUrl());
+        config.setMaximumPoolSize(poolSize);
+        config.setMinimumIdle(0);
+        config.setConnectionTimeout(30_000);
+        return new HikariDataSource(config);
+    }
+
+    /** The pool shared by every test on this backend in this JVM, closed when the JVM ends. */
+    public HikariDataSource sharedDataSource() {
+        return POOLS.computeIfAbsent(this, b -> {
+            HikariDataSource ds = b.newDataSource(24);
+            Runtime.getRuntime().addShutdownHook(new Thread(ds::close));
+            return ds;
+        });
+    }
+
+    /** {@code schema.table} quoted as this backend quotes identifiers, for the tests' own SQL. */
+    public String qualified(String schema, String table) {
+        char q = this == POSTGRESQL ? '"' : '`';
+        return q + schema + q + "." + q + table + q;
+    }
+}
