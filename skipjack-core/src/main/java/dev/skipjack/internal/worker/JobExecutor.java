@@ -8,6 +8,7 @@ import dev.skipjack.KindOptions;
 import dev.skipjack.Outcome;
 import dev.skipjack.internal.claim.ClaimedJob;
 import dev.skipjack.internal.complete.Completion;
+import dev.skipjack.internal.sql.Capability;
 import dev.skipjack.internal.sql.Transactions;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -103,7 +104,8 @@ final class JobExecutor {
         try {
             Savepoint beforeHandler = c.setSavepoint();
             KindOptions options = kindOptions(claimed);
-            if (options.timeout() != null) {
+            // Without a transaction-scoped server timeout the interrupt and watchdog enforce it alone.
+            if (options.timeout() != null && ctx.sql().dialect().supports(Capability.STATEMENT_TIMEOUT)) {
                 try (PreparedStatement ps = c.prepareStatement(ctx.sql().get("set_statement_timeout"))) {
                     ps.setString(1, Long.toString(Math.max(1, options.timeout().toMillis())));
                     ps.execute();
