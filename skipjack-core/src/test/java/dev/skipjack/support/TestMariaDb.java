@@ -42,7 +42,7 @@ final class TestMariaDb {
                     // the JVM is ending; the server's temporary directory goes with it
                 }
             }));
-            return "jdbc:mariadb://127.0.0.1:" + config.getPort() + "/skipjack_test?user=root";
+            return "jdbc:mariadb://127.0.0.1:" + config.getPort() + "/skipjack_test?user=root&sslMode=disable";
         } catch (Exception e) {
             throw new IllegalStateException("could not start embedded MariaDB: " + e.getMessage(), e);
         }
