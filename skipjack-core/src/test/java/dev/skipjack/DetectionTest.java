@@ -22,6 +22,39 @@ class DetectionTest {
     }
 
     @Test
+    void detectsMariaDbFromItsServerVersionAndDefaultsTheSchemaToTheUrlsDatabase() {
+        Skipjack s = Skipjack.builder(TestBackend.MARIADB.sharedDataSource()).build();
+        assertThat(s.backend()).isEqualTo(Backend.MARIADB);
+        assertThat(s.jobsTable()).isEqualTo("`skipjack_test`.`skipjack_jobs`");
+    }
+
+    @Test
+    void twoPhaseKindsAreRefusedAtBuildOnMariaDb() {
+        JobKind<String> payment = JobKind.of("payment", String.class);
+        assertThatThrownBy(() -> Skipjack.builder(TestBackend.MARIADB.sharedDataSource())
+                .twoPhaseHandler(payment, new TwoPhaseJobHandler<>() {
+                    @Override
+                    public Outcome prepare(Job<String> job, Connection tx) {
+                        return Outcome.complete();
+                    }
+
+                    @Override
+                    public void callExternal(Job<String> job) {
+                    }
+
+                    @Override
+                    public boolean externalEffectHappened(long jobId, int attempt) {
+                        return false;
+                    }
+                })
+                .build())
+                .isInstanceOf(InvalidConfigurationException.class)
+                .hasMessageContaining("[payment]")
+                .hasMessageContaining("not on MariaDB")
+                .satisfies(e -> assertThat(((InvalidConfigurationException) e).option()).isEqualTo("kind"));
+    }
+
+    @Test
     void h2IsRefusedOnceAtBuildWithProductVersionAndSupportedList() throws Exception {
         JdbcDataSource h2 = new JdbcDataSource();
         h2.setURL("jdbc:h2:mem:detection;DB_CLOSE_DELAY=-1");

@@ -41,10 +41,6 @@ class TransactionalModeTest extends DatabaseTest {
         gate.countDown();
     }
 
-    private String table(String name) {
-        return "\"" + schema + "\"." + name;
-    }
-
     private JobRow row(long id) {
         return JobRow.load(dataSource, schema, id);
     }

@@ -65,6 +65,16 @@ public abstract class DatabaseTest {
         return s;
     }
 
+    /** A table of this test's schema, quoted for the backend, e.g. {@code table("skipjack_leader")}. */
+    protected String table(String name) {
+        return backend().qualified(schema, name);
+    }
+
+    /** SQL for the database clock moved by {@code shift}, e.g. {@code nowPlus(Duration.ofSeconds(-1))}. */
+    protected String nowPlus(Duration shift) {
+        return backend().nowPlus(shift);
+    }
+
     protected String jobsTable() {
         return backend().qualified(schema, "skipjack_jobs");
     }

@@ -67,6 +67,13 @@ public enum TestBackend {
         });
     }
 
+    /** SQL for the database clock moved by {@code shift} (negative: the past), for the tests' own rows. */
+    public String nowPlus(java.time.Duration shift) {
+        long micros = shift.toNanos() / 1_000;
+        return this == POSTGRESQL ? "(now() + " + micros + " * interval '1 microsecond')"
+                : "(UTC_TIMESTAMP(6) + INTERVAL " + micros + " MICROSECOND)";
+    }
+
     /** {@code schema.table} quoted as this backend quotes identifiers, for the tests' own SQL. */
     public String qualified(String schema, String table) {
         char q = this == POSTGRESQL ? '"' : '`';
