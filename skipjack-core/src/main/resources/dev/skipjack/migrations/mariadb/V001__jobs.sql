@@ -13,7 +13,7 @@ CREATE TABLE IF NOT EXISTS {{jobs}} (
     args          JSON         NOT NULL,
     priority      SMALLINT     NOT NULL DEFAULT 0,
     state         VARCHAR(16)  NOT NULL DEFAULT 'available',
-    run_at        DATETIME(6)  NOT NULL,
+    run_at        DATETIME(6)  NOT NULL DEFAULT (UTC_TIMESTAMP(6)),
     attempt       INT          NOT NULL DEFAULT 0,
     max_attempts  INT          NOT NULL DEFAULT 25,
     errors        JSON         NOT NULL DEFAULT ('[]'),
