@@ -74,6 +74,17 @@ public enum TestBackend {
                 : "(UTC_TIMESTAMP(6) + INTERVAL " + micros + " MICROSECOND)";
     }
 
+    /** SQL reading integer field {@code field} of JSON column {@code column}. */
+    public String jsonInt(String column, String field) {
+        return this == POSTGRESQL ? "(" + column + "->>'" + field + "')::bigint"
+                : "CAST(JSON_VALUE(" + column + ", '$." + field + "') AS SIGNED)";
+    }
+
+    /** SQL for the length of the JSON array in {@code column}. */
+    public String jsonLength(String column) {
+        return this == POSTGRESQL ? "jsonb_array_length(" + column + ")" : "JSON_LENGTH(" + column + ")";
+    }
+
     /** {@code schema.table} quoted as this backend quotes identifiers, for the tests' own SQL. */
     public String qualified(String schema, String table) {
         char q = this == POSTGRESQL ? '"' : '`';

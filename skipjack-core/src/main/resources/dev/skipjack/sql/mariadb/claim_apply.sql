@@ -1,9 +1,11 @@
 -- Claim, step 2 of 2: marks the jobs claim.sql locked as running under this worker's lease, by
--- primary key (FORCE INDEX: an IN list on a small table may otherwise scan, and lock, PRIMARY).
+-- primary key. The id list drives the join (STRAIGHT_JOIN): on a small table the optimizer
+-- otherwise scans PRIMARY first and waits on every row another transaction holds (seen: a claim
+-- stuck behind an enqueue's uncommitted insert).
 -- Index: primary key.
 -- Parameters: ids (JSON array), worker id, lease in milliseconds.
-UPDATE {{jobs}} AS j FORCE INDEX (PRIMARY)
-JOIN JSON_TABLE(?, '$[*]' COLUMNS (id BIGINT PATH '$')) AS c ON j.id = c.id
+UPDATE JSON_TABLE(?, '$[*]' COLUMNS (id BIGINT PATH '$')) AS c
+STRAIGHT_JOIN {{jobs}} AS j FORCE INDEX (PRIMARY) ON j.id = c.id
 SET j.state        = 'running',
     j.attempt      = j.attempt + 1,
     j.attempted_at = {{now}},

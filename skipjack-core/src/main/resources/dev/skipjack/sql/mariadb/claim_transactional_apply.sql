@@ -2,8 +2,8 @@
 -- in the job's own transaction, by primary key.
 -- Index: primary key.
 -- Parameters: ids (JSON array), worker id, lease in milliseconds.
-UPDATE {{jobs}} AS j FORCE INDEX (PRIMARY)
-JOIN JSON_TABLE(?, '$[*]' COLUMNS (id BIGINT PATH '$')) AS c ON j.id = c.id
+UPDATE JSON_TABLE(?, '$[*]' COLUMNS (id BIGINT PATH '$')) AS c
+STRAIGHT_JOIN {{jobs}} AS j FORCE INDEX (PRIMARY) ON j.id = c.id
 SET j.state        = 'running',
     j.attempt      = j.attempt + 1,
     j.attempted_at = {{now}},
