@@ -12,6 +12,8 @@ import dev.skipjack.internal.query.JobInfoReader;
 import dev.skipjack.internal.node.StartedNode;
 import dev.skipjack.internal.notify.InsertNotifications;
 import dev.skipjack.internal.schema.Migrator;
+import dev.skipjack.internal.sql.Capability;
+import dev.skipjack.internal.sql.DatabaseDetector;
 import dev.skipjack.internal.sql.Dialect;
 import dev.skipjack.internal.sql.SqlStatements;
 import dev.skipjack.internal.sql.TableNames;
@@ -108,16 +110,23 @@ public final class Skipjack implements AutoCloseable {
     private final Map<JobState, Duration> retention;
     private StartedNode runtime;
 
-    private Skipjack(Builder b) {
+    private Skipjack(Builder b, Dialect dialect, String schema) {
         this.dataSource = b.dataSource;
-        this.names = new TableNames(b.schema, b.tablePrefix);
-        this.sql = Dialect.POSTGRES.statements(names, b.clock);
+        this.sql = dialect.statements(new TableNames(schema, b.tablePrefix), b.clock);
+        this.names = sql.names();
         this.mapper = b.mapper;
         this.argsEncoder = new ArgsEncoder(b.mapper);
         Map<String, RegisteredKind> registered = new LinkedHashMap<>();
         b.kinds.forEach((name, k) -> registered.put(name,
                 new RegisteredKind(name, mapper.constructType(k.kind().argsType()), k.options(), k.mode())));
         this.kinds = Collections.unmodifiableMap(registered);
+        Set<String> twoPhaseKinds = ExecutionMode.twoPhaseHandlers(kinds).keySet();
+        if (!twoPhaseKinds.isEmpty() && !dialect.supports(Capability.TWO_PHASE_COMMIT)) {
+            throw new InvalidConfigurationException("kind", "two-phase kinds " + twoPhaseKinds + " need prepared"
+                    + " transactions, which Skipjack uses on PostgreSQL only, not on " + dialect.backend().productName()
+                    + ": register them with transactionalHandler (the handler's writes commit with the job) or"
+                    + " handler (lease mode), see docs/backends.md");
+        }
         this.queues = List.copyOf(b.queues.values());
         this.workerId = b.workerId != null ? b.workerId : defaultWorkerId();
         Duration heartbeat = b.lease.dividedBy(3);
@@ -126,7 +135,8 @@ public final class Skipjack implements AutoCloseable {
         this.promoteInterval = b.promoteInterval;
         this.shutdownTimeout = b.shutdownTimeout;
         this.maxArgsBytes = b.maxArgsBytes;
-        this.listenNotify = b.listenNotify;
+        // Without LISTEN/NOTIFY, idle workers poll; enqueues in this process still wake them at once.
+        this.listenNotify = b.listenNotify && dialect.supports(Capability.LISTEN_NOTIFY);
         this.pruneInterval = b.pruneInterval;
         Map<JobState, Duration> pruned = new EnumMap<>(JobState.class);
         b.retention.forEach((state, keep) -> {
@@ -153,15 +163,33 @@ public final class Skipjack implements AutoCloseable {
         return new Migrator(sql).exportSql();
     }
 
-    /** The schema for {@code schema} and {@code tablePrefix} as plain SQL, without a client or a database. */
+    /** The PostgreSQL schema for {@code schema} and {@code tablePrefix} as plain SQL, without a client or a database. */
     public static String migrationSql(String schema, String tablePrefix) {
-        return new Migrator(Dialect.POSTGRES.statements(new TableNames(schema, tablePrefix), new DatabaseClock()))
+        return migrationSql(Backend.POSTGRESQL, schema, tablePrefix);
+    }
+
+    /**
+     * The schema of {@code backend} for {@code schema} (on MySQL and MariaDB: the database) and
+     * {@code tablePrefix} as plain SQL, without a client or a database.
+     *
+     * @throws UnsupportedDatabaseException for a backend whose statements are not built yet
+     */
+    public static String migrationSql(Backend backend, String schema, String tablePrefix) {
+        return new Migrator(Dialect.of(backend).statements(new TableNames(schema, tablePrefix), new DatabaseClock()))
                 .exportSql();
     }
 
-    /** The quoted, schema-qualified name of the jobs table, e.g. {@code "public"."skipjack_jobs"}, for reporting queries. */
+    /**
+     * The quoted, schema-qualified name of the jobs table, e.g. {@code "public"."skipjack_jobs"}
+     * (on MySQL and MariaDB {@code `db`.`skipjack_jobs`}), for reporting queries.
+     */
     public String jobsTable() {
         return names.qualified("jobs");
+    }
+
+    /** The database this client runs on, as detected at {@link Builder#build()} or set with {@link Builder#backend(Backend)}. */
+    public Backend backend() {
+        return sql.dialect().backend();
     }
 
     /** This client's worker id, recorded on every job it claims. */
@@ -391,7 +419,7 @@ public final class Skipjack implements AutoCloseable {
 
     /** Operator actions and queries on this client's tables: find, count, retry, cancel, pause (F-25). */
     public SkipjackAdmin admin() {
-        return new SkipjackAdmin(dataSource, sql, new JobInfoReader(mapper), queues -> {
+        return new SkipjackAdmin(dataSource, sql, new JobInfoReader(mapper, sql.dialect()), queues -> {
             StartedNode node = runtime;
             if (node != null) {
                 node.wake(queues);
@@ -440,7 +468,8 @@ public final class Skipjack implements AutoCloseable {
         private final DataSource dataSource;
         private final Map<String, Registration> kinds = new LinkedHashMap<>();
         private final Map<String, QueueOptions> queues = new LinkedHashMap<>();
-        private String schema = "public";
+        /** Null until set: the default depends on the backend (PostgreSQL {@code public}, MySQL family the URL's database). */
+        private String schema;
         private String tablePrefix = "skipjack_";
         private ObjectMapper mapper = JsonMapper.builder().findAndAddModules().build();
         private String workerId;
@@ -453,6 +482,7 @@ public final class Skipjack implements AutoCloseable {
         private boolean listenNotify = true;
         private Duration pruneInterval = DEFAULT_PRUNE_INTERVAL;
         private DatabaseClock clock = new DatabaseClock();
+        private Backend backend;
         private final Map<JobState, Duration> retention = new EnumMap<>(Map.of(
                 JobState.COMPLETED, DEFAULT_COMPLETED_RETENTION,
                 JobState.CANCELLED, DEFAULT_CANCELLED_RETENTION,
@@ -463,13 +493,14 @@ public final class Skipjack implements AutoCloseable {
         }
 
         /**
-         * Schema of Skipjack's tables (default {@code public}).
+         * Schema of Skipjack's tables (default: {@code public} on PostgreSQL; on MySQL and MariaDB,
+         * where a schema is a database, the database the DataSource's connections start in).
          *
          * @throws InvalidIdentifierException (option {@code schema}) unless 1-41 of a-z, 0-9 and '_',
          *                                    not starting with a digit
          */
         public Builder schema(String schema) {
-            new TableNames(schema, tablePrefix);
+            new TableNames(schema, "");
             this.schema = schema;
             return this;
         }
@@ -481,7 +512,7 @@ public final class Skipjack implements AutoCloseable {
          *                                    '_', not starting with a digit
          */
         public Builder tablePrefix(String prefix) {
-            new TableNames(schema, prefix);
+            new TableNames("public", prefix);
             this.tablePrefix = prefix;
             return this;
         }
@@ -493,6 +524,17 @@ public final class Skipjack implements AutoCloseable {
          */
         public Builder clock(DatabaseClock clock) {
             this.clock = Objects.requireNonNull(clock, "clock");
+            return this;
+        }
+
+        /**
+         * The database family, instead of detecting it (default: detected by {@link #build()} from
+         * the DataSource's metadata and server version). For a PostgreSQL-compatible engine that
+         * reports another product name: Skipjack then runs its PostgreSQL statements there without
+         * checking the product or its version.
+         */
+        public Builder backend(Backend backend) {
+            this.backend = Objects.requireNonNull(backend, "backend");
             return this;
         }
 
@@ -731,9 +773,18 @@ public final class Skipjack implements AutoCloseable {
             return this;
         }
 
-        /** The client; it enqueues at once, and runs jobs after {@link Skipjack#start()}. */
+        /**
+         * The client; it enqueues at once, and runs jobs after {@link Skipjack#start()}. Unless
+         * {@link #backend(Backend)} named the database, opens one connection to tell which database
+         * the DataSource leads to (F-24), before any other statement.
+         *
+         * @throws UnsupportedDatabaseException for a database or version Skipjack cannot run on
+         * @throws SkipjackException            when no connection can be opened to detect it
+         */
         public Skipjack build() {
-            return new Skipjack(this);
+            Backend chosen = backend != null ? backend : DatabaseDetector.detect(dataSource).backend();
+            Dialect dialect = Dialect.of(chosen);
+            return new Skipjack(this, dialect, schema != null ? schema : dialect.defaultSchema(dataSource));
         }
 
         private static Duration requireAtLeast(String name, Duration value, Duration min) {

@@ -1,19 +1,22 @@
 package dev.skipjack;
 
 import dev.skipjack.internal.query.JobInfoReader;
-import dev.skipjack.internal.sql.Jdbc;
+import dev.skipjack.internal.sql.Dialect;
+import dev.skipjack.internal.sql.ListType;
+import dev.skipjack.internal.sql.Params;
+import dev.skipjack.internal.sql.Row;
 import dev.skipjack.internal.sql.SqlStatements;
+import dev.skipjack.internal.sql.Transactions;
 
-import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Timestamp;
 import java.sql.Types;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.EnumMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -57,7 +60,7 @@ public final class SkipjackAdmin {
     public JobPage jobs(JobQuery query) {
         try (Connection c = dataSource.getConnection();
              PreparedStatement ps = c.prepareStatement(sql.get("list_jobs"))) {
-            int next = bindFilter(c, ps, query);
+            int next = bindFilter(sql.dialect(), ps, query);
             ps.setInt(next, query.limit() + 1);
             List<JobInfo> jobs = new ArrayList<>();
             try (ResultSet rs = ps.executeQuery()) {
@@ -90,19 +93,19 @@ public final class SkipjackAdmin {
     }
 
     /** Binds the seven optional filters of list_jobs.sql / list_job_ids.sql; returns the next parameter index. */
-    static int bindFilter(Connection c, PreparedStatement ps, JobQuery q) throws SQLException {
+    static int bindFilter(Dialect dialect, PreparedStatement ps, JobQuery q) throws SQLException {
         int i = 1;
-        Array queues = q.queues().isEmpty() ? null : Jdbc.textArray(c, q.queues());
-        Array kinds = q.kinds().isEmpty() ? null : Jdbc.textArray(c, q.kinds());
-        Array states = q.states().isEmpty() ? null : Jdbc.textArray(c, q.states(), JobState::dbValue);
-        for (Array a : new Array[] {queues, kinds, states}) {
-            ps.setArray(i++, a);
-            ps.setArray(i++, a);
+        List<Collection<String>> lists = new ArrayList<>();
+        lists.add(q.queues().isEmpty() ? null : q.queues());
+        lists.add(q.kinds().isEmpty() ? null : q.kinds());
+        lists.add(q.states().isEmpty() ? null : q.states().stream().map(JobState::dbValue).toList());
+        for (Collection<String> list : lists) {
+            dialect.setList(ps, i++, ListType.TEXT, list);
+            dialect.setList(ps, i++, ListType.TEXT, list);
         }
         for (Instant t : new Instant[] {q.createdFrom(), q.createdBefore()}) {
-            Timestamp ts = t == null ? null : Timestamp.from(t);
-            ps.setTimestamp(i++, ts);
-            ps.setTimestamp(i++, ts);
+            dialect.setInstant(ps, i++, t);
+            dialect.setInstant(ps, i++, t);
         }
         ps.setString(i++, q.argsContain());
         ps.setString(i++, q.argsContain());
@@ -127,7 +130,7 @@ public final class SkipjackAdmin {
              ResultSet rs = ps.executeQuery()) {
             while (rs.next()) {
                 String queue = rs.getString(1);
-                pausedAt.put(queue, Jdbc.instant(rs.getTimestamp(2)));
+                pausedAt.put(queue, sql.dialect().getInstant(rs, 2));
                 Map<JobState, Long> perState = counts.computeIfAbsent(queue, q -> zeroCounts());
                 String state = rs.getString(3);
                 if (state != null) {
@@ -177,10 +180,10 @@ public final class SkipjackAdmin {
             try (PreparedStatement ps = c.prepareStatement(sql.get("throughput"))) {
                 ps.setLong(1, width);
                 ps.setLong(2, width);
-                ps.setTimestamp(3, Timestamp.from(Instant.ofEpochSecond(firstStart)));
+                sql.dialect().setInstant(ps, 3, Instant.ofEpochSecond(firstStart));
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
-                        long start = rs.getTimestamp(1).toInstant().getEpochSecond();
+                        long start = sql.dialect().getInstant(rs, 1).getEpochSecond();
                         long[] n = byStart.computeIfAbsent(start, k -> new long[3]);
                         switch (JobState.fromDb(rs.getString(2))) {
                             case COMPLETED -> n[0] += rs.getLong(3);
@@ -283,7 +286,7 @@ public final class SkipjackAdmin {
     private long[] ids(JobQuery filter) {
         try (Connection c = dataSource.getConnection();
              PreparedStatement ps = c.prepareStatement(sql.get("list_job_ids"))) {
-            int next = bindFilter(c, ps, filter);
+            int next = bindFilter(sql.dialect(), ps, filter);
             ps.setInt(next, BULK_BATCH);
             List<Long> ids = new ArrayList<>();
             try (ResultSet rs = ps.executeQuery()) {
@@ -307,17 +310,13 @@ public final class SkipjackAdmin {
         };
         Set<String> queues = new HashSet<>();
         int changed = 0;
-        try (Connection c = dataSource.getConnection();
-             PreparedStatement ps = c.prepareStatement(sql.get(statement))) {
-            ps.setArray(1, c.createArrayOf("bigint", java.util.Arrays.stream(ids).boxed().toArray(Long[]::new)));
-            if (snooze != null) {
-                ps.setLong(2, snooze.toMillis());
-            }
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    changed++;
-                    queues.add(rs.getString(2));
-                }
+        try (Connection c = Transactions.autoCommit(dataSource)) {
+            List<Row> rows = sql.dialect().updateReturning(c, sql, statement,
+                    Params.of().list(ListType.BIGINT, java.util.Arrays.stream(ids).boxed().toList()),
+                    snooze != null ? Params.of().bigint(snooze.toMillis()) : Params.of());
+            for (Row r : rows) {
+                changed++;
+                queues.add(r.getString(2));
             }
         } catch (SQLException e) {
             throw new SkipjackException(statement.replace('_', ' ') + " failed for " + ids.length + " jobs: " + e.getMessage(), e);

@@ -28,12 +28,13 @@ record JobRow(long id, String queue, String kind, String argsJson, int priority,
     }
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final String COLUMNS = "id, queue, kind, args::text, priority, state, run_at, attempt, max_attempts,"
-            + " errors::text, claimed_by, lease_until, created_at, attempted_at, finished_at";
+    /** On PostgreSQL the JSON columns are read as text; on the MySQL family they are text already. */
+    private static final String COLUMNS = "id, queue, kind, args{{text}}, priority, state, run_at, attempt, max_attempts,"
+            + " errors{{text}}, claimed_by, lease_until, created_at, attempted_at, finished_at";
 
     /** The row with this id; fails when there is none. */
     static JobRow load(DataSource ds, String schema, long id) {
-        List<JobRow> rows = query(ds, "SELECT " + COLUMNS + " FROM " + table(schema) + " WHERE id = ?", id);
+        List<JobRow> rows = query(ds, "SELECT " + COLUMNS + " FROM {{jobs}} WHERE id = ?", schema, id);
         if (rows.isEmpty()) {
             throw new AssertionError("no job row with id " + id);
         }
@@ -42,20 +43,21 @@ record JobRow(long id, String queue, String kind, String argsJson, int priority,
 
     /** Every row of the jobs table, by id. */
     static List<JobRow> all(DataSource ds, String schema) {
-        return query(ds, "SELECT " + COLUMNS + " FROM " + table(schema) + " ORDER BY id");
+        return query(ds, "SELECT " + COLUMNS + " FROM {{jobs}} ORDER BY id", schema);
     }
 
-    static String table(String schema) {
-        return "\"" + schema + "\".skipjack_jobs";
+    /** Whether {@code c} is a PostgreSQL connection (else the MySQL family). */
+    private static boolean postgres(Connection c) throws SQLException {
+        return c.getMetaData().getURL().startsWith("jdbc:postgresql:");
     }
 
     /** The database's clock, now. */
     static Instant dbNow(DataSource ds) {
         try (Connection c = ds.getConnection();
-             PreparedStatement ps = c.prepareStatement("SELECT clock_timestamp()");
+             PreparedStatement ps = c.prepareStatement(postgres(c) ? "SELECT clock_timestamp()" : "SELECT UTC_TIMESTAMP(6)");
              ResultSet rs = ps.executeQuery()) {
             rs.next();
-            return rs.getObject(1, OffsetDateTime.class).toInstant();
+            return instant(rs, 1);
         } catch (SQLException e) {
             throw new IllegalStateException(e);
         }
@@ -92,8 +94,20 @@ record JobRow(long id, String queue, String kind, String argsJson, int priority,
         }
     }
 
-    private static List<JobRow> query(DataSource ds, String sql, Object... params) {
-        try (Connection c = ds.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
+    private static List<JobRow> query(DataSource ds, String template, String schema, Object... params) {
+        String sql = template;
+        try (Connection c = ds.getConnection()) {
+            boolean pg = postgres(c);
+            sql = template.replace("{{text}}", pg ? "::text" : "")
+                    .replace("{{jobs}}", pg ? "\"" + schema + "\".skipjack_jobs" : "`" + schema + "`.skipjack_jobs");
+            return query(c, sql, params);
+        } catch (SQLException e) {
+            throw new IllegalStateException(sql + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static List<JobRow> query(Connection c, String sql, Object... params) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(sql)) {
             for (int i = 0; i < params.length; i++) {
                 ps.setObject(i + 1, params[i]);
             }
@@ -106,14 +120,17 @@ record JobRow(long id, String queue, String kind, String argsJson, int priority,
                 }
             }
             return out;
-        } catch (SQLException e) {
-            throw new IllegalStateException(sql + ": " + e.getMessage(), e);
         }
     }
 
+    /** timestamptz on PostgreSQL; a DATETIME in UTC on the MySQL family. */
     private static Instant instant(ResultSet rs, int column) throws SQLException {
-        OffsetDateTime t = rs.getObject(column, OffsetDateTime.class);
-        return t == null ? null : t.toInstant();
+        if (postgres(rs.getStatement().getConnection())) {
+            OffsetDateTime t = rs.getObject(column, OffsetDateTime.class);
+            return t == null ? null : t.toInstant();
+        }
+        java.time.LocalDateTime t = rs.getObject(column, java.time.LocalDateTime.class);
+        return t == null ? null : t.toInstant(java.time.ZoneOffset.UTC);
     }
 
     private static List<ErrorEntry> errors(String json) {

@@ -100,7 +100,7 @@ class QueryApiTest extends DatabaseTest {
         try (Connection c = dataSource.getConnection();
              PreparedStatement ps = c.prepareStatement("EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF) " + listJobs)) {
             JobQuery deep = JobQuery.all().after(1_000L).limit(50);
-            int next = SkipjackAdmin.bindFilter(c, ps, deep);
+            int next = SkipjackAdmin.bindFilter(dev.skipjack.internal.sql.Dialect.POSTGRES, ps, deep);
             ps.setInt(next, deep.limit() + 1);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {

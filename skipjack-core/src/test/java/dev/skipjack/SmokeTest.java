@@ -1,6 +1,6 @@
 package dev.skipjack;
 
-import dev.skipjack.support.DatabaseTest;
+import dev.skipjack.support.EveryBackendTest;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -10,7 +10,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-class SmokeTest extends DatabaseTest {
+class SmokeTest extends EveryBackendTest {
 
     record Ping(int n) {
     }

@@ -1,6 +1,6 @@
 package dev.skipjack;
 
-import dev.skipjack.support.DatabaseTest;
+import dev.skipjack.support.EveryBackendTest;
 import org.junit.jupiter.api.Test;
 
 import java.sql.Connection;
@@ -15,10 +15,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** F-6: a job enqueued on the caller's connection exists if and only if the caller's transaction commits. */
-class TransactionalEnqueueTest extends DatabaseTest {
+class TransactionalEnqueueTest extends EveryBackendTest {
 
     record Order(long orderId) {
     }
+
+    private static final com.fasterxml.jackson.databind.ObjectMapper JSON = new com.fasterxml.jackson.databind.ObjectMapper();
 
     private static final Duration WAIT = Duration.ofSeconds(15);
 
@@ -31,11 +33,11 @@ class TransactionalEnqueueTest extends DatabaseTest {
     }
 
     private void createOrdersTable() {
-        execute("CREATE TABLE \"" + schema + "\".orders (id bigint PRIMARY KEY)");
+        execute("CREATE TABLE " + table("orders") + " (id bigint PRIMARY KEY)");
     }
 
     private void insertOrder(Connection c, long id) throws Exception {
-        try (PreparedStatement ps = c.prepareStatement("INSERT INTO \"" + schema + "\".orders VALUES (?)")) {
+        try (PreparedStatement ps = c.prepareStatement("INSERT INTO " + table("orders") + " VALUES (?)")) {
             ps.setLong(1, id);
             ps.executeUpdate();
         }
@@ -63,7 +65,7 @@ class TransactionalEnqueueTest extends DatabaseTest {
         }
         assertThat(jobCount()).isZero();
         assertThat(queryLong("SELECT count(*) FROM " + jobsTable() + " WHERE id = ?", id)).isZero();
-        assertThat(queryLong("SELECT count(*) FROM \"" + schema + "\".orders")).isZero();
+        assertThat(queryLong("SELECT count(*) FROM " + table("orders"))).isZero();
     }
 
     @Test
@@ -84,8 +86,8 @@ class TransactionalEnqueueTest extends DatabaseTest {
         assertThat(r.kind()).isEqualTo("confirm");
         assertThat(r.state()).isEqualTo("available");
         assertThat(r.priority()).isEqualTo(3);
-        assertThat(r.argsJson()).isEqualTo("{\"orderId\": 7}");
-        assertThat(queryLong("SELECT count(*) FROM \"" + schema + "\".orders")).isEqualTo(1);
+        assertThat(JSON.readTree(r.argsJson())).isEqualTo(JSON.readTree("{\"orderId\": 7}"));
+        assertThat(queryLong("SELECT count(*) FROM " + table("orders"))).isEqualTo(1);
     }
 
     @Test
@@ -120,7 +122,9 @@ class TransactionalEnqueueTest extends DatabaseTest {
         assertThat(jobCount()).isEqualTo(50);
         // Ids come back in request order: each id's row holds that request's args.
         for (int i = 0; i < ids.size(); i++) {
-            assertThat(JobRow.load(dataSource, schema, ids.get(i)).argsJson()).isEqualTo("{\"orderId\": " + (1000 + i) + "}");
+            // Compared as JSON: PostgreSQL's jsonb normalizes the text, the MySQL family keeps it.
+            assertThat(JSON.readTree(JobRow.load(dataSource, schema, ids.get(i)).argsJson()))
+                    .isEqualTo(JSON.readTree("{\"orderId\": " + (1000 + i) + "}"));
         }
     }
 
@@ -137,7 +141,7 @@ class TransactionalEnqueueTest extends DatabaseTest {
             insertOrder(c, 2);
             c.commit();
         }
-        assertThat(queryLong("SELECT count(*) FROM \"" + schema + "\".orders")).isEqualTo(2);
+        assertThat(queryLong("SELECT count(*) FROM " + table("orders"))).isEqualTo(2);
         assertThat(jobCount()).isZero();
     }
 

@@ -4,9 +4,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import dev.skipjack.JobInfo;
 import dev.skipjack.JobState;
 import dev.skipjack.Skipjack;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.TestInfo;
 
@@ -20,27 +18,24 @@ import java.util.List;
 import java.util.function.BooleanSupplier;
 
 /**
- * Base of tests that run against the real test database: a pooled DataSource per class, a fresh
- * schema per test, and clients that are stopped after each test.
+ * Base of tests that run against a real test database: the backend's pooled DataSource (one per
+ * backend per JVM), a fresh schema per test, and clients that are stopped after each test. Runs on
+ * PostgreSQL; {@link EveryBackendTest} runs a test class on every backend.
  */
 public abstract class DatabaseTest {
 
-    protected static HikariDataSource dataSource;
+    protected HikariDataSource dataSource;
     protected String schema;
     private final List<Skipjack> clients = new ArrayList<>();
 
-    @BeforeAll
-    static void openDataSource() {
-        dataSource = TestDatabase.dataSource(24);
-    }
-
-    @AfterAll
-    static void closeDataSource() {
-        dataSource.close();
+    /** The backend this test runs on. */
+    protected TestBackend backend() {
+        return TestBackend.POSTGRESQL;
     }
 
     @BeforeEach
     void freshSchema(TestInfo info) {
+        dataSource = backend().sharedDataSource();
         schema = TestDatabase.freshSchema(getClass().getSimpleName());
     }
 
@@ -70,8 +65,18 @@ public abstract class DatabaseTest {
         return s;
     }
 
+    /** A table of this test's schema, quoted for the backend, e.g. {@code table("skipjack_leader")}. */
+    protected String table(String name) {
+        return backend().qualified(schema, name);
+    }
+
+    /** SQL for the database clock moved by {@code shift}, e.g. {@code nowPlus(Duration.ofSeconds(-1))}. */
+    protected String nowPlus(Duration shift) {
+        return backend().nowPlus(shift);
+    }
+
     protected String jobsTable() {
-        return "\"" + schema + "\".skipjack_jobs";
+        return backend().qualified(schema, "skipjack_jobs");
     }
 
     /** Polls {@code condition} until it holds or {@code timeout} passes; fails the test on timeout. */

@@ -1,11 +1,11 @@
 package dev.skipjack.internal.claim;
 
-import dev.skipjack.internal.sql.Jdbc;
+import dev.skipjack.internal.sql.ListType;
+import dev.skipjack.internal.sql.Params;
+import dev.skipjack.internal.sql.Row;
 import dev.skipjack.internal.sql.SqlStatements;
 
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
@@ -13,7 +13,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 
-/** Runs the single-statement claim (F-1): claim.sql for lease mode, claim_transactional.sql for F-4. */
+/**
+ * Runs the claim (F-1): claim.sql for lease mode, claim_transactional.sql for F-4. On PostgreSQL
+ * that is one statement; where UPDATE cannot return rows the dialect locks the rows with SKIP
+ * LOCKED, reads them and marks them running in one short transaction (see
+ * {@link dev.skipjack.internal.sql.Dialect#updateReturning}).
+ */
 public final class JobClaimer {
 
     private final SqlStatements sql;
@@ -40,6 +45,7 @@ public final class JobClaimer {
      */
     public List<ClaimedJob> claimTransactional(Connection c, String queue, Set<String> transactionalKinds, int limit)
             throws SQLException {
+        // Both claims mark their jobs the same way: one apply statement where the claim is two.
         return run(c, "claim_transactional", queue, transactionalKinds, limit);
     }
 
@@ -49,20 +55,14 @@ public final class JobClaimer {
 
     private List<ClaimedJob> run(Connection c, String statement, String queue, Set<String> kinds, int limit)
             throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(sql.get(statement))) {
-            ps.setString(1, queue);
-            ps.setArray(2, Jdbc.textArray(c, kinds));
-            ps.setInt(3, limit);
-            ps.setString(4, workerId);
-            ps.setLong(5, leaseMillis);
-            List<ClaimedJob> jobs = new ArrayList<>(limit);
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    jobs.add(new ClaimedJob(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4),
-                            rs.getInt(5), rs.getInt(6), rs.getInt(7), instantOfMicros(rs.getLong(8)), rs.getLong(9)));
-                }
-            }
-            return jobs;
+        List<Row> rows = sql.dialect().updateReturning(c, sql, statement, "claim_apply",
+                Params.of().text(queue).list(ListType.TEXT, kinds).integer(limit),
+                Params.of().text(workerId).bigint(leaseMillis));
+        List<ClaimedJob> jobs = new ArrayList<>(rows.size());
+        for (Row r : rows) {
+            jobs.add(new ClaimedJob(r.getLong(1), r.getString(2), r.getString(3), r.getString(4),
+                    r.getInt(5), r.getInt(6), r.getInt(7), instantOfMicros(r.getLong(8)), r.getLong(9)));
         }
+        return jobs;
     }
 }

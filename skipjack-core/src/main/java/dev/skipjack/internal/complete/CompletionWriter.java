@@ -1,9 +1,9 @@
 package dev.skipjack.internal.complete;
 
-import dev.skipjack.internal.sql.Jdbc;
+import dev.skipjack.internal.sql.ListType;
+import dev.skipjack.internal.sql.Params;
 import dev.skipjack.internal.sql.SqlStatements;
 
-import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -43,21 +43,23 @@ public final class CompletionWriter {
         int changed = 0;
         if (!plain.isEmpty()) {
             try (PreparedStatement ps = c.prepareStatement(sql.get("complete_jobs"))) {
-                Array ids = Jdbc.bigintArray(c, plain, Completion::id);
-                ps.setArray(1, ids);
-                ps.setArray(2, Jdbc.intArray(c, plain, Completion::attempt));
-                ps.setArray(3, ids);
+                List<Long> ids = plain.stream().map(Completion::id).toList();
+                Params.of().list(ListType.BIGINT, ids)
+                        .list(ListType.INTEGER, plain.stream().map(Completion::attempt).toList())
+                        .list(ListType.BIGINT, ids)
+                        .bind(ps, 1, sql.dialect());
                 changed += ps.executeUpdate();
             }
         }
         if (!other.isEmpty()) {
             try (PreparedStatement ps = c.prepareStatement(sql.get("record_outcomes"))) {
-                ps.setArray(1, Jdbc.bigintArray(c, other, Completion::id));
-                ps.setArray(2, Jdbc.intArray(c, other, Completion::attempt));
-                ps.setArray(3, Jdbc.textArray(c, other, Completion::state));
-                ps.setArray(4, Jdbc.bigintArray(c, other, Completion::delayMillis));
-                ps.setArray(5, Jdbc.intArray(c, other, Completion::extraAttempts));
-                ps.setArray(6, Jdbc.textArray(c, other, Completion::errorJson));
+                Params.of().list(ListType.BIGINT, other.stream().map(Completion::id).toList())
+                        .list(ListType.INTEGER, other.stream().map(Completion::attempt).toList())
+                        .list(ListType.TEXT, other.stream().map(Completion::state).toList())
+                        .list(ListType.BIGINT, other.stream().map(Completion::delayMillis).toList())
+                        .list(ListType.INTEGER, other.stream().map(Completion::extraAttempts).toList())
+                        .list(ListType.TEXT, other.stream().map(Completion::errorJson).toList())
+                        .bind(ps, 1, sql.dialect());
                 changed += ps.executeUpdate();
             }
         }

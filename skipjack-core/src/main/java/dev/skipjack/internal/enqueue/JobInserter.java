@@ -1,19 +1,26 @@
 package dev.skipjack.internal.enqueue;
 
 import dev.skipjack.internal.notify.InsertNotifications;
-import dev.skipjack.internal.sql.Jdbc;
+import dev.skipjack.internal.sql.Capability;
+import dev.skipjack.internal.sql.ListType;
+import dev.skipjack.internal.sql.Params;
 import dev.skipjack.internal.sql.SqlStatements;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.HashSet;
 
-/** Inserts jobs with one multi-row statement per batch, on whatever connection it is given. */
+/**
+ * Inserts jobs with one multi-row statement per batch, on whatever connection it is given. Without
+ * {@code INSERT ... RETURNING} (MySQL) each job is one insert of a JDBC batch, whose generated keys
+ * are the ids: a multi-row insert's keys are only the first id plus a guess.
+ */
 public final class JobInserter {
 
     /** Rows per statement: large enough to amortise the round trip, small enough for the driver's limits. */
@@ -35,6 +42,11 @@ public final class JobInserter {
     /** Inserts the rows in order and returns their ids in the same order. */
     public List<Long> insert(Connection c, List<InsertRow> rows) throws SQLException {
         List<Long> ids = new ArrayList<>(rows.size());
+        if (!sql.dialect().supports(Capability.INSERT_RETURNING)) {
+            insertEach(c, rows, ids);
+            notifyInserted(c, rows);
+            return ids;
+        }
         for (int from = 0; from < rows.size(); from += ROWS_PER_STATEMENT) {
             List<InsertRow> chunk = rows.subList(from, Math.min(rows.size(), from + ROWS_PER_STATEMENT));
             if (isUniform(chunk)) {
@@ -42,20 +54,47 @@ public final class JobInserter {
                 continue;
             }
             try (PreparedStatement ps = c.prepareStatement(sql.get("insert_jobs"))) {
-                ps.setArray(1, Jdbc.textArray(c, chunk, InsertRow::queue));
-                ps.setArray(2, Jdbc.textArray(c, chunk, InsertRow::kind));
-                ps.setArray(3, Jdbc.textArray(c, chunk, InsertRow::argsJson));
-                ps.setArray(4, c.createArrayOf("smallint", chunk.stream().map(r -> (short) r.priority()).toArray(Short[]::new)));
-                ps.setArray(5, Jdbc.intArray(c, chunk, InsertRow::maxAttempts));
-                ps.setArray(6, Jdbc.bigintArray(c, chunk, InsertRow::runAtMillis));
-                ps.setArray(7, Jdbc.bigintArray(c, chunk, InsertRow::delayMillis));
+                Params.of()
+                        .list(ListType.TEXT, chunk.stream().map(InsertRow::queue).toList())
+                        .list(ListType.TEXT, chunk.stream().map(InsertRow::kind).toList())
+                        .list(ListType.TEXT, chunk.stream().map(InsertRow::argsJson).toList())
+                        .list(ListType.SMALLINT, chunk.stream().map(InsertRow::priority).toList())
+                        .list(ListType.INTEGER, chunk.stream().map(InsertRow::maxAttempts).toList())
+                        .list(ListType.BIGINT, chunk.stream().map(InsertRow::runAtMillis).toList())
+                        .list(ListType.BIGINT, chunk.stream().map(InsertRow::delayMillis).toList())
+                        .bind(ps, 1, sql.dialect());
                 addReturnedIds(ps, ids);
             }
         }
+        notifyInserted(c, rows);
+        return ids;
+    }
+
+    private void notifyInserted(Connection c, List<InsertRow> rows) throws SQLException {
         if (notifyChannel != null) {
             InsertNotifications.send(c, sql, notifyChannel, queuesDueNow(rows));
         }
-        return ids;
+    }
+
+    /** One insert_job.sql per row in JDBC batches; each batched insert reports its own key. */
+    private void insertEach(Connection c, List<InsertRow> rows, List<Long> ids) throws SQLException {
+        for (int from = 0; from < rows.size(); from += ROWS_PER_STATEMENT) {
+            List<InsertRow> chunk = rows.subList(from, Math.min(rows.size(), from + ROWS_PER_STATEMENT));
+            try (PreparedStatement ps = c.prepareStatement(sql.get("insert_job"), Statement.RETURN_GENERATED_KEYS)) {
+                for (InsertRow r : chunk) {
+                    Params.of().text(r.queue()).text(r.kind()).text(r.argsJson()).integer(r.priority())
+                            .integer(r.maxAttempts()).bigintOrNull(r.runAtMillis()).bigintOrNull(r.delayMillis())
+                            .bind(ps, 1, sql.dialect());
+                    ps.addBatch();
+                }
+                ps.executeBatch();
+                try (ResultSet keys = ps.getGeneratedKeys()) {
+                    while (keys.next()) {
+                        ids.add(keys.getLong(1));
+                    }
+                }
+            }
+        }
     }
 
     /** Runs an insert statement and appends the ids it returns, in the order returned. */
@@ -87,7 +126,7 @@ public final class JobInserter {
             ps.setString(2, first.kind());
             ps.setInt(3, first.priority());
             ps.setInt(4, first.maxAttempts());
-            ps.setArray(5, Jdbc.textArray(c, chunk, InsertRow::argsJson));
+            sql.dialect().setList(ps, 5, ListType.TEXT, chunk.stream().map(InsertRow::argsJson).toList());
             addReturnedIds(ps, ids);
         }
     }

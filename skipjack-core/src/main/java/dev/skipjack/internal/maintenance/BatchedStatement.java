@@ -1,11 +1,13 @@
 package dev.skipjack.internal.maintenance;
 
+import dev.skipjack.internal.sql.Params;
+import dev.skipjack.internal.sql.Row;
+import dev.skipjack.internal.sql.SqlStatements;
 import dev.skipjack.internal.sql.Transactions;
 
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.List;
 import javax.sql.DataSource;
 
 /**
@@ -18,29 +20,24 @@ final class BatchedStatement {
     /** Reads one returned row. */
     @FunctionalInterface
     interface RowReader {
-        void read(ResultSet row) throws SQLException;
+        void read(Row row) throws SQLException;
     }
 
     private BatchedStatement() {
     }
 
     /** Returns the total rows changed; {@code eachRow} sees every returned row. */
-    static int runUntilDrained(DataSource dataSource, String sql, int batch, RowReader eachRow)
+    static int runUntilDrained(DataSource dataSource, SqlStatements sql, String statement, int batch, RowReader eachRow)
             throws SQLException {
         int total = 0;
         try (Connection c = Transactions.autoCommit(dataSource)) {
             int n;
             do {
-                n = 0;
-                try (PreparedStatement ps = c.prepareStatement(sql)) {
-                    ps.setInt(1, batch);
-                    try (ResultSet rs = ps.executeQuery()) {
-                        while (rs.next()) {
-                            eachRow.read(rs);
-                            n++;
-                        }
-                    }
+                List<Row> rows = sql.dialect().updateReturning(c, sql, statement, Params.of().integer(batch), Params.of());
+                for (Row row : rows) {
+                    eachRow.read(row);
                 }
+                n = rows.size();
                 total += n;
             } while (n == batch);
         }

@@ -44,8 +44,8 @@ public final class DueJobPromoter {
 
     public int promoteAll() throws Exception {
         Set<String> queues = new HashSet<>();
-        int total = BatchedStatement.runUntilDrained(dataSource, sql.get("promote_due_jobs"), BATCH,
-                row -> queues.add(row.getString(1)));
+        int total = BatchedStatement.runUntilDrained(dataSource, sql, "promote_due_jobs", BATCH,
+                row -> queues.add(row.getString(2)));
         if (!queues.isEmpty()) {
             onPromoted.accept(queues);
             if (notifyChannel != null) {

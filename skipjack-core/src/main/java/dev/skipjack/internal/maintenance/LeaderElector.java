@@ -56,14 +56,7 @@ public final class LeaderElector {
         long sentAt = System.nanoTime();
         boolean acquired;
         try (Connection c = Transactions.autoCommit(dataSource)) {
-            try (PreparedStatement ps = c.prepareStatement(sql.get("leader_acquire"))) {
-                ps.setString(1, MAINTENANCE);
-                ps.setString(2, holder);
-                ps.setLong(3, term.toMillis());
-                try (ResultSet rs = ps.executeQuery()) {
-                    acquired = rs.next();
-                }
-            }
+            acquired = sql.dialect().acquireLeadership(c, sql, MAINTENANCE, holder, term.toMillis());
         }
         if (acquired) {
             leaderUntilNanos = sentAt + term.toNanos();

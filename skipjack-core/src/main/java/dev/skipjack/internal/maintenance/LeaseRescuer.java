@@ -27,7 +27,7 @@ public final class LeaseRescuer {
 
     /** Rescues every expired lease now; returns how many jobs came back. */
     public int rescueAll() throws Exception {
-        int total = BatchedStatement.runUntilDrained(dataSource, sql.get("rescue_expired_leases"), BATCH, row -> { });
+        int total = BatchedStatement.runUntilDrained(dataSource, sql, "rescue_expired_leases", BATCH, row -> { });
         if (total > 0) {
             log.info("rescued {} jobs whose lease expired", total);
         }

@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.skipjack.JobError;
 import dev.skipjack.JobInfo;
 import dev.skipjack.JobState;
-import dev.skipjack.internal.sql.Jdbc;
+import dev.skipjack.internal.sql.Dialect;
 
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -17,16 +17,18 @@ import java.util.List;
 public final class JobInfoReader {
 
     private final ObjectMapper mapper;
+    private final Dialect dialect;
 
-    public JobInfoReader(ObjectMapper mapper) {
+    public JobInfoReader(ObjectMapper mapper, Dialect dialect) {
         this.mapper = mapper;
+        this.dialect = dialect;
     }
 
     public JobInfo read(ResultSet rs) throws SQLException {
         return new JobInfo(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4),
-                rs.getInt(5), JobState.fromDb(rs.getString(6)), Jdbc.instant(rs.getTimestamp(7)), rs.getInt(8),
-                rs.getInt(9), errors(rs.getString(10)), rs.getString(11), Jdbc.instant(rs.getTimestamp(12)),
-                Jdbc.instant(rs.getTimestamp(13)), Jdbc.instant(rs.getTimestamp(14)), Jdbc.instant(rs.getTimestamp(15)));
+                rs.getInt(5), JobState.fromDb(rs.getString(6)), dialect.getInstant(rs, 7), rs.getInt(8),
+                rs.getInt(9), errors(rs.getString(10)), rs.getString(11), dialect.getInstant(rs, 12),
+                dialect.getInstant(rs, 13), dialect.getInstant(rs, 14), dialect.getInstant(rs, 15));
     }
 
     /** The error history; a history that does not parse is shown as one entry rather than failing the read. */

@@ -18,8 +18,8 @@ import java.util.Set;
 import javax.sql.DataSource;
 
 /**
- * Applies Skipjack's numbered migrations in one transaction under a transaction-scoped advisory
- * lock, so any number of nodes can migrate at once: the first does the work, the others wait for
+ * Applies Skipjack's numbered migrations in one transaction under the dialect's migration lock
+ * (PostgreSQL: a transaction-scoped advisory lock; the MySQL family: GET_LOCK), so any number of nodes can migrate at once: the first does the work, the others wait for
  * it and then find nothing left to do.
  */
 public final class Migrator {
@@ -46,18 +46,15 @@ public final class Migrator {
 
     /** Brings the schema up to date; returns the versions applied by this call. */
     public List<Integer> migrate(DataSource dataSource) {
+        String lockName = "skipjack-migrate:" + names.schema() + ":" + names.prefix();
         try {
-            return Transactions.inTransaction(dataSource, this::migrate);
+            return Transactions.inTransaction(dataSource, c -> sql.dialect().underLock(c, sql, lockName, this::migrate));
         } catch (SQLException e) {
             throw new SkipjackException("migration of schema " + names.schema() + " failed: " + e.getMessage(), e);
         }
     }
 
     private List<Integer> migrate(Connection c) throws SQLException {
-        try (PreparedStatement lock = c.prepareStatement(sql.get("migration_lock"))) {
-            lock.setString(1, "skipjack-migrate:" + names.schema() + ":" + names.prefix());
-            lock.execute();
-        }
         try (Statement s = c.createStatement()) {
             s.execute(sql.get("create_schema"));
             s.execute(sql.get("create_migrations_table"));
@@ -74,8 +71,12 @@ public final class Migrator {
             if (done.contains(m.version())) {
                 continue;
             }
+            // On the MySQL family each DDL statement commits by itself: a migration is not atomic
+            // there, which is why its scripts create only what does not exist yet.
             try (Statement s = c.createStatement()) {
-                s.execute(sql.migration(m.version(), m.name()));
+                for (String statement : sql.dialect().scriptStatements(sql.migration(m.version(), m.name()))) {
+                    s.execute(statement);
+                }
             }
             try (PreparedStatement record = c.prepareStatement(sql.get("record_migration"))) {
                 record.setInt(1, m.version());

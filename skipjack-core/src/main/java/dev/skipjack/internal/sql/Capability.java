@@ -6,8 +6,10 @@ package dev.skipjack.internal.sql;
  * refusal) in one place.
  */
 public enum Capability {
-    /** {@code UPDATE ... RETURNING}: claim and mark in one statement. */
-    RETURNING,
+    /** {@code UPDATE ... RETURNING}: claim and mark in one statement. Without it, lock, read, then update by id. */
+    UPDATE_RETURNING,
+    /** {@code INSERT ... RETURNING}: a batch of jobs and their ids in one statement. Without it, one insert per job in a JDBC batch. */
+    INSERT_RETURNING,
     /** {@code FOR UPDATE SKIP LOCKED}: concurrent claimers never wait on each other's rows. */
     SKIP_LOCKED,
     /** Array parameters ({@code ?::bigint[]}, {@code unnest}): a whole batch in one statement. */
@@ -16,7 +18,7 @@ public enum Capability {
     LISTEN_NOTIFY,
     /** {@code PREPARE TRANSACTION}/{@code COMMIT PREPARED}: the two-phase execution mode. */
     TWO_PHASE_COMMIT,
-    /** Transaction-scoped advisory locks: migrations from many nodes at once. */
+    /** Transaction-scoped advisory locks: migrations from many nodes at once (else session locks, {@code GET_LOCK}). */
     ADVISORY_LOCKS,
     /** {@code SET LOCAL statement_timeout}: a transactional handler's timeout enforced by the server. */
     STATEMENT_TIMEOUT

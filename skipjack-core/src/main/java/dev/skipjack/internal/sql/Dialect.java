@@ -1,20 +1,53 @@
 package dev.skipjack.internal.sql;
 
-import dev.skipjack.internal.sql.Dialect;
+import dev.skipjack.Backend;
 import dev.skipjack.DatabaseClock;
+import dev.skipjack.UnsupportedDatabaseException;
 
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.List;
 import java.util.Set;
+import javax.sql.DataSource;
 
 /**
  * One database backend: where its SQL lives ({@code dev/skipjack/sql/<id>/} for statements,
- * {@code dev/skipjack/migrations/<id>/} for the schema) and what it can do. Every statement
- * Skipjack runs is read through a dialect's {@link SqlStatements}; no other code holds SQL text,
- * so a new backend is a new implementation plus its resource folder, and callers do not change.
+ * {@code dev/skipjack/migrations/<id>/} for the schema), what it can do ({@link Capability}), and
+ * the few strategies that cannot be the same statement shape everywhere: binding a list, a change
+ * that returns rows, the leadership upsert, the migration lock, time values, error codes.
+ * Callers ask the dialect and never test which database it is; a new backend is a new
+ * implementation plus its resource folders.
  */
-public sealed interface Dialect permits PostgresDialect {
+public sealed interface Dialect permits PostgresDialect, MySqlFamilyDialect {
 
     /** PostgreSQL 12 and later. */
     Dialect POSTGRES = new PostgresDialect();
+    /** MariaDB 10.6 and later. */
+    Dialect MARIADB = new MySqlFamilyDialect(Backend.MARIADB);
+    /** MySQL 8.0 and later. */
+    Dialect MYSQL = new MySqlFamilyDialect(Backend.MYSQL);
+
+    /**
+     * The dialect of a backend.
+     *
+     * @throws UnsupportedDatabaseException for a backend whose dialect is not built yet
+     */
+    static Dialect of(Backend backend) {
+        return switch (backend) {
+            case POSTGRESQL -> POSTGRES;
+            case MARIADB -> MARIADB;
+            case MYSQL -> MYSQL;
+            case SQLITE -> throw new UnsupportedDatabaseException(backend.productName(), "(any version)",
+                    "support for " + backend.productName() + " is not built yet");
+        };
+    }
+
+    /** The database family this dialect speaks to. */
+    Backend backend();
 
     /** The folder name of this dialect's SQL resources, e.g. {@code postgres}. */
     String id();
@@ -26,6 +59,9 @@ public sealed interface Dialect permits PostgresDialect {
         return capabilities().contains(capability);
     }
 
+    /** The character that quotes identifiers in this dialect's SQL. */
+    char identifierQuote();
+
     /** The SQL time expression a statement reads as "now" at its transaction's start, shifted by {@code offsetMicros}. */
     String transactionTime(long offsetMicros);
 
@@ -34,11 +70,70 @@ public sealed interface Dialect permits PostgresDialect {
 
     /** This dialect's statements for one schema and table prefix, with "now" read from {@code clock}. */
     default SqlStatements statements(TableNames names, DatabaseClock clock) {
-        return new SqlStatements(this, names, clock);
+        return new SqlStatements(this, names.quotedWith(identifierQuote()), clock);
     }
 
     /** The resource path of a migration script of this dialect. */
     default String migrationResource(int version, String name) {
         return String.format("migrations/%s/V%03d__%s.sql", id(), version, name);
     }
+
+    /** The statements of a migration script, to run one by one. */
+    List<String> scriptStatements(String script);
+
+    /**
+     * The schema Skipjack's tables go to when the application names none (PostgreSQL:
+     * {@code public}; the MySQL family: the database the DataSource's connections start in).
+     */
+    String defaultSchema(DataSource dataSource);
+
+    // ---------------------------------------------------------------- values
+
+    /** Binds a list as one parameter (an array, or JSON text); {@code values} null binds NULL. */
+    void setList(PreparedStatement ps, int index, ListType type, Collection<?> values) throws SQLException;
+
+    /** Binds an instant, or NULL, as the dialect stores time. */
+    void setInstant(PreparedStatement ps, int index, Instant value) throws SQLException;
+
+    /** Reads a time column, or null. */
+    Instant getInstant(ResultSet rs, int column) throws SQLException;
+
+    // ---------------------------------------------------------------- strategies
+
+    /**
+     * Runs the change {@code name} and returns the rows it changed, as PostgreSQL's
+     * {@code UPDATE ... RETURNING} does. {@code choose} are the parameters that pick the rows,
+     * {@code set} those that give new values; PostgreSQL statements take them in that order.
+     * Where UPDATE cannot return rows, the dialect locks and reads the rows first
+     * ({@code name}), then applies the change by id ({@code name_apply}), in one transaction: its
+     * own when {@code c} is in auto-commit, else the caller's.
+     */
+    default List<Row> updateReturning(Connection c, SqlStatements sql, String name, Params choose, Params set)
+            throws SQLException {
+        return updateReturning(c, sql, name, name + "_apply", choose, set);
+    }
+
+    /** As {@link #updateReturning(Connection, SqlStatements, String, Params, Params)}, with the change applied by {@code apply}. */
+    List<Row> updateReturning(Connection c, SqlStatements sql, String name, String apply, Params choose, Params set)
+            throws SQLException;
+
+    /**
+     * Takes or renews the lease of leadership {@code role} for {@code holder} when it is free,
+     * expired or already the holder's; returns whether {@code holder} leads now.
+     */
+    boolean acquireLeadership(Connection c, SqlStatements sql, String role, String holder, long termMillis)
+            throws SQLException;
+
+    /**
+     * Runs {@code work} on {@code c} (not in auto-commit) while holding the cluster-wide lock
+     * {@code lockName}, so that any number of nodes can migrate at once; the work is committed
+     * before another node can get the lock.
+     */
+    <T> T underLock(Connection c, SqlStatements sql, String lockName, Transactions.Work<T> work) throws SQLException;
+
+    /**
+     * Whether {@code e} is a conflict between transactions (deadlock, lock wait timeout,
+     * serialization failure) that is safe to retry after rolling back.
+     */
+    boolean isTransientConflict(SQLException e);
 }

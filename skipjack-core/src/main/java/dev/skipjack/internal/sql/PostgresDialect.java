@@ -1,14 +1,31 @@
 package dev.skipjack.internal.sql;
 
+import dev.skipjack.Backend;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.sql.Types;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Set;
 
-/** PostgreSQL: every capability Skipjack uses. */
+/** PostgreSQL: every capability Skipjack uses; each strategy is one statement. */
 public final class PostgresDialect implements Dialect {
 
     private static final Set<Capability> CAPABILITIES = Set.copyOf(EnumSet.allOf(Capability.class));
 
     PostgresDialect() {
+    }
+
+    @Override
+    public Backend backend() {
+        return Backend.POSTGRESQL;
     }
 
     @Override
@@ -19,6 +36,11 @@ public final class PostgresDialect implements Dialect {
     @Override
     public Set<Capability> capabilities() {
         return CAPABILITIES;
+    }
+
+    @Override
+    public char identifierQuote() {
+        return '"';
     }
 
     // Unshifted, the text is exactly the plain function call: production statements are the same
@@ -32,6 +54,91 @@ public final class PostgresDialect implements Dialect {
     public String statementTime(long offsetMicros) {
         return offsetMicros == 0 ? "statement_timestamp()"
                 : "(statement_timestamp() + " + offsetMicros + " * interval '1 microsecond')";
+    }
+
+    /** PostgreSQL runs a whole script as one command, in the migration's transaction. */
+    @Override
+    public List<String> scriptStatements(String script) {
+        return List.of(script);
+    }
+
+    @Override
+    public String defaultSchema(javax.sql.DataSource dataSource) {
+        return "public";
+    }
+
+    @Override
+    public void setList(PreparedStatement ps, int index, ListType type, Collection<?> values) throws SQLException {
+        if (values == null) {
+            ps.setNull(index, Types.ARRAY);
+            return;
+        }
+        Object[] elements = type == ListType.SMALLINT
+                ? values.stream().map(v -> v == null ? null : ((Number) v).shortValue()).toArray(Short[]::new)
+                : values.toArray();
+        ps.setArray(index, ps.getConnection().createArrayOf(type.postgresName(), elements));
+    }
+
+    @Override
+    public void setInstant(PreparedStatement ps, int index, Instant value) throws SQLException {
+        ps.setTimestamp(index, value == null ? null : Timestamp.from(value));
+    }
+
+    @Override
+    public Instant getInstant(ResultSet rs, int column) throws SQLException {
+        Timestamp ts = rs.getTimestamp(column);
+        return ts == null ? null : ts.toInstant();
+    }
+
+    /** One statement: {@code UPDATE ... RETURNING} (or DELETE) with the choosing parameters first. */
+    @Override
+    public List<Row> updateReturning(Connection c, SqlStatements sql, String name, String apply, Params choose, Params set)
+            throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(sql.get(name))) {
+            set.bind(ps, choose.bind(ps, 1, this), this);
+            return rows(ps);
+        }
+    }
+
+    /** {@code INSERT ... ON CONFLICT DO UPDATE ... WHERE} returns a row only when it took or kept the lease. */
+    @Override
+    public boolean acquireLeadership(Connection c, SqlStatements sql, String role, String holder, long termMillis)
+            throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(sql.get("leader_acquire"))) {
+            ps.setString(1, role);
+            ps.setString(2, holder);
+            ps.setLong(3, termMillis);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next();
+            }
+        }
+    }
+
+    /** A transaction-scoped advisory lock: released by the commit that ends the work. */
+    @Override
+    public <T> T underLock(Connection c, SqlStatements sql, String lockName, Transactions.Work<T> work)
+            throws SQLException {
+        try (PreparedStatement lock = c.prepareStatement(sql.get("migration_lock"))) {
+            lock.setString(1, lockName);
+            lock.execute();
+        }
+        return work.run(c);
+    }
+
+    /** Serialization failure (40001) and deadlock (40P01). */
+    @Override
+    public boolean isTransientConflict(SQLException e) {
+        return "40001".equals(e.getSQLState()) || "40P01".equals(e.getSQLState());
+    }
+
+    static List<Row> rows(PreparedStatement ps) throws SQLException {
+        List<Row> rows = new ArrayList<>();
+        try (ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+                rows.add(Row.of(rs));
+            }
+        }
+        return rows;
     }
 
     @Override

@@ -6,7 +6,8 @@ import java.util.regex.Pattern;
 
 /**
  * The schema and table prefix Skipjack's tables live under. Both are validated against a strict
- * identifier pattern and then double-quoted, so no user text reaches SQL in any other form.
+ * identifier pattern and then quoted (double quotes, or the dialect's quote character), so no
+ * user text reaches SQL in any other form.
  */
 public final class TableNames {
 
@@ -15,8 +16,13 @@ public final class TableNames {
 
     private final String schema;
     private final String prefix;
+    private final char quote;
 
     public TableNames(String schema, String prefix) {
+        this(schema, prefix, '"');
+    }
+
+    private TableNames(String schema, String prefix, char quote) {
         if (schema == null || !SCHEMA.matcher(schema).matches()) {
             throw new InvalidIdentifierException("schema", "invalid schema name " + shown(schema)
                     + ": use 1-41 of a-z, 0-9 and '_', not starting with a digit");
@@ -27,6 +33,15 @@ public final class TableNames {
         }
         this.schema = schema;
         this.prefix = prefix;
+        this.quote = quote;
+    }
+
+    /** The same names, quoted with {@code quote} (a backtick on the MySQL family). */
+    public TableNames quotedWith(char quote) {
+        if (quote != '"' && quote != '`') {
+            throw new IllegalArgumentException("not an identifier quote: " + quote);
+        }
+        return new TableNames(schema, prefix, quote);
     }
 
     public String schema() {
@@ -39,12 +54,12 @@ public final class TableNames {
 
     /** The quoted schema, e.g. {@code "public"}. */
     public String quotedSchema() {
-        return '"' + schema + '"';
+        return quote + schema + quote;
     }
 
     /** The quoted, schema-qualified name of a Skipjack table, e.g. {@code "public"."skipjack_jobs"}. */
     public String qualified(String table) {
-        return quotedSchema() + ".\"" + prefix + table + '"';
+        return quotedSchema() + "." + quote + prefix + table + quote;
     }
 
     /** Replaces the placeholders of a SQL template with these names. */

@@ -1,14 +1,14 @@
 package dev.skipjack.internal.worker;
 
-import dev.skipjack.internal.sql.Jdbc;
+import dev.skipjack.internal.sql.ListType;
+import dev.skipjack.internal.sql.Params;
+import dev.skipjack.internal.sql.Row;
 import dev.skipjack.internal.sql.SqlStatements;
 import dev.skipjack.internal.sql.Transactions;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.time.Duration;
 import java.util.Comparator;
 import java.util.HashSet;
@@ -64,16 +64,12 @@ final class LeaseHeartbeat implements Runnable {
         // (id, attempt) pairs: this process may hold a stale and a current attempt of one job.
         Set<List<Long>> extended = new HashSet<>();
         try (Connection c = Transactions.autoCommit(dataSource)) {
-            try (PreparedStatement ps = c.prepareStatement(sql.get("extend_leases"))) {
-                ps.setArray(1, Jdbc.bigintArray(c, leased, Execution::id));
-                ps.setArray(2, Jdbc.intArray(c, leased, Execution::attempt));
-                ps.setString(3, workerId);
-                ps.setLong(4, lease.toMillis());
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        extended.add(List.of(rs.getLong(1), rs.getLong(2)));
-                    }
-                }
+            for (Row r : sql.dialect().updateReturning(c, sql, "extend_leases",
+                    Params.of().list(ListType.BIGINT, leased.stream().map(Execution::id).toList())
+                            .list(ListType.INTEGER, leased.stream().map(Execution::attempt).toList())
+                            .text(workerId),
+                    Params.of().bigint(lease.toMillis()))) {
+                extended.add(List.of(r.getLong(1), r.getLong(2)));
             }
         }
         long leaseNanos = lease.toNanos();

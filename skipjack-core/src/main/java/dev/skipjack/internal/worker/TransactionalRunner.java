@@ -6,6 +6,7 @@ import dev.skipjack.internal.claim.JobClaimer;
 import dev.skipjack.internal.complete.Completion;
 import dev.skipjack.internal.complete.CompletionWriter;
 import dev.skipjack.internal.kind.RegisteredKind;
+import dev.skipjack.internal.sql.Capability;
 import dev.skipjack.internal.sql.SqlStatements;
 import dev.skipjack.internal.sql.Transactions;
 import org.slf4j.Logger;
@@ -107,7 +108,8 @@ final class TransactionalRunner {
         try {
             Savepoint beforeHandler = c.setSavepoint();
             KindOptions options = executor.kindOptions(claimed);
-            if (options.timeout() != null) {
+            // Without a transaction-scoped server timeout the interrupt and watchdog enforce it alone.
+            if (options.timeout() != null && sql.dialect().supports(Capability.STATEMENT_TIMEOUT)) {
                 try (PreparedStatement ps = c.prepareStatement(sql.get("set_statement_timeout"))) {
                     ps.setString(1, Long.toString(Math.max(1, options.timeout().toMillis())));
                     ps.execute();

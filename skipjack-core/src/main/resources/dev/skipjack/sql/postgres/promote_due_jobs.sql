@@ -2,6 +2,7 @@
 -- Safe to run from every node at once: SKIP LOCKED splits the rows, and the UPDATE re-checks state.
 -- Index: jobs_due_idx (run_at) WHERE state IN ('scheduled', 'retryable').
 -- Parameters: limit.
+-- Returns: id, queue (id first, as every statement run through Dialect.updateReturning).
 WITH due AS (
     SELECT id
     FROM {{jobs}}
@@ -16,4 +17,4 @@ SET state = 'available'
 FROM due
 WHERE j.id = due.id
   AND j.state IN ('scheduled', 'retryable')
-RETURNING j.queue
+RETURNING j.id, j.queue

@@ -1,0 +1,99 @@
+package dev.skipjack.support;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import dev.skipjack.Backend;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
+
+/**
+ * A database the guarantee tests run on. PostgreSQL and MariaDB always run (embedded unless an
+ * environment variable names a server); MySQL runs only where {@code SKIPJACK_TEST_MYSQL_URL}
+ * names one, since no MySQL 8 server can be installed on the build machines.
+ */
+public enum TestBackend {
+    POSTGRESQL(Backend.POSTGRESQL, TestDatabase::jdbcUrl),
+    MARIADB(Backend.MARIADB, TestMariaDb::jdbcUrl),
+    MYSQL(Backend.MYSQL, () -> System.getenv("SKIPJACK_TEST_MYSQL_URL"));
+
+    private static final Map<TestBackend, HikariDataSource> POOLS = new ConcurrentHashMap<>();
+
+    private final Backend backend;
+    private final Supplier<String> url;
+
+    TestBackend(Backend backend, Supplier<String> url) {
+        this.backend = backend;
+        this.url = url;
+    }
+
+    /** The backends to run guarantee tests on: for {@code @MethodSource}/{@code @FieldSource}. */
+    public static List<TestBackend> available() {
+        List<TestBackend> out = new ArrayList<>(List.of(POSTGRESQL, MARIADB));
+        String mysql = System.getenv("SKIPJACK_TEST_MYSQL_URL");
+        if (mysql != null && !mysql.isBlank()) {
+            out.add(MYSQL);
+        }
+        return out;
+    }
+
+    public Backend backend() {
+        return backend;
+    }
+
+    public String jdbcUrl() {
+        return url.get();
+    }
+
+    /** A new pool on this backend; the caller closes it. */
+    public HikariDataSource newDataSource(int poolSize) {
+        HikariConfig config = new HikariConfig();
+        config.setJdbcUrl(jdbcUrl());
+        config.setMaximumPoolSize(poolSize);
+        config.setMinimumIdle(0);
+        config.setConnectionTimeout(30_000);
+        return new HikariDataSource(config);
+    }
+
+    /** The pool shared by every test on this backend in this JVM, closed when the JVM ends. */
+    public HikariDataSource sharedDataSource() {
+        return POOLS.computeIfAbsent(this, b -> {
+            HikariDataSource ds = b.newDataSource(24);
+            Runtime.getRuntime().addShutdownHook(new Thread(ds::close));
+            return ds;
+        });
+    }
+
+    /** SQL for the database clock moved by {@code shift} (negative: the past), for the tests' own rows. */
+    public String nowPlus(java.time.Duration shift) {
+        long micros = shift.toNanos() / 1_000;
+        return this == POSTGRESQL ? "(now() + " + micros + " * interval '1 microsecond')"
+                : "(UTC_TIMESTAMP(6) + INTERVAL " + micros + " MICROSECOND)";
+    }
+
+    /** A FROM item of {@code n} rows, for the tests' bulk inserts. */
+    public String series(int n) {
+        return this == POSTGRESQL ? "generate_series(1, " + n + ")"
+                : "JSON_TABLE(CONCAT('[', REPEAT('1,', " + (n - 1) + "), '1]'), '$[*]' COLUMNS (x INT PATH '$')) AS series";
+    }
+
+    /** SQL reading integer field {@code field} of JSON column {@code column}. */
+    public String jsonInt(String column, String field) {
+        return this == POSTGRESQL ? "(" + column + "->>'" + field + "')::bigint"
+                : "CAST(JSON_VALUE(" + column + ", '$." + field + "') AS SIGNED)";
+    }
+
+    /** SQL for the length of the JSON array in {@code column}. */
+    public String jsonLength(String column) {
+        return this == POSTGRESQL ? "jsonb_array_length(" + column + ")" : "JSON_LENGTH(" + column + ")";
+    }
+
+    /** {@code schema.table} quoted as this backend quotes identifiers, for the tests' own SQL. */
+    public String qualified(String schema, String table) {
+        char q = this == POSTGRESQL ? '"' : '`';
+        return q + schema + q + "." + q + table + q;
+    }
+}
