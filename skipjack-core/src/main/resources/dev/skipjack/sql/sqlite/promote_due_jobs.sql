@@ -12,5 +12,5 @@ WHERE id IN (
           AND run_at <= {{now}}
         ORDER BY run_at
         LIMIT ?)
-  AND state IN ('scheduled', 'retryable')
+  AND +state IN ('scheduled', 'retryable')
 RETURNING id, queue

@@ -20,6 +20,6 @@ WHERE id IN (
           AND lease_until < {{now}}
         ORDER BY lease_until
         LIMIT ?)
-  AND state = 'running'
+  AND +state = 'running'
   AND lease_until < {{now}}
 RETURNING id
