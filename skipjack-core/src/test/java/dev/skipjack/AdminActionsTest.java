@@ -1,6 +1,6 @@
 package dev.skipjack;
 
-import dev.skipjack.support.DatabaseTest;
+import dev.skipjack.support.EveryBackendTest;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -15,7 +15,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * F-25: retry, cancel, discard, delete and snooze of one job or of every job a filter matches,
  * checked on the rows with plain SQL, and queue pause and resume honoured by running workers.
  */
-class AdminActionsTest extends DatabaseTest {
+class AdminActionsTest extends EveryBackendTest {
 
     record Args(int userId) {
     }
@@ -56,7 +56,7 @@ class AdminActionsTest extends DatabaseTest {
         long available = s.enqueue("work", new Args(1));
         long scheduled = s.enqueue("work", new Args(2), EnqueueOptions.defaults().withDelay(Duration.ofHours(1)));
         long completed = s.enqueue("work", new Args(3));
-        execute("UPDATE " + jobsTable() + " SET state = 'completed', finished_at = now() WHERE id = " + completed);
+        execute("UPDATE " + jobsTable() + " SET state = 'completed', finished_at = " + nowPlus(Duration.ZERO) + " WHERE id = " + completed);
 
         assertThat(admin.retry(available)).as("already available").isFalse();
         assertThat(admin.cancel(completed)).as("already finished").isFalse();
@@ -116,9 +116,9 @@ class AdminActionsTest extends DatabaseTest {
             requests.add(JobRequest.of("work", new Args(i % 3 == 0 ? 42 : i)));
         }
         s.enqueueAll(requests);
-        execute("UPDATE " + jobsTable() + " SET state = 'discarded', finished_at = now() WHERE id % 2 = 0");
+        execute("UPDATE " + jobsTable() + " SET state = 'discarded', finished_at = " + nowPlus(Duration.ZERO) + " WHERE id % 2 = 0");
         long expected = queryLong("SELECT count(*) FROM " + jobsTable()
-                + " WHERE state = 'discarded' AND (args->>'userId')::int = 42");
+                + " WHERE state = 'discarded' AND " + backend().jsonInt("args", "userId") + " = 42");
         assertThat(expected).isEqualTo(500);
         List<Long> progress = new ArrayList<>();
 
@@ -128,7 +128,7 @@ class AdminActionsTest extends DatabaseTest {
         assertThat(changed).isEqualTo(expected);
         assertThat(progress).isNotEmpty().isSorted().endsWith(expected);
         assertThat(queryLong("SELECT count(*) FROM " + jobsTable() + " WHERE state = 'discarded'"
-                + " AND (args->>'userId')::int = 42")).isZero();
+                + " AND " + backend().jsonInt("args", "userId") + " = 42")).isZero();
         assertThat(queryLong("SELECT count(*) FROM " + jobsTable() + " WHERE state = 'discarded'"))
                 .as("discarded jobs of other users untouched").isEqualTo(1_500 - expected);
 

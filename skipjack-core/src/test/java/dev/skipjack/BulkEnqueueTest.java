@@ -1,6 +1,6 @@
 package dev.skipjack;
 
-import dev.skipjack.support.DatabaseTest;
+import dev.skipjack.support.EveryBackendTest;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -16,7 +16,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * takes (one array per column, or the single-array form for batches that differ only in args), and
  * returns the ids in request order; checking args once per type never lets bad args through.
  */
-class BulkEnqueueTest extends DatabaseTest {
+class BulkEnqueueTest extends EveryBackendTest {
 
     record Args(int n) {
     }
@@ -26,7 +26,7 @@ class BulkEnqueueTest extends DatabaseTest {
     }
 
     private long storedN(long id) {
-        return queryLong("SELECT (args->>'n')::bigint FROM " + jobsTable() + " WHERE id = ?", id);
+        return queryLong("SELECT " + backend().jsonInt("args", "n") + " FROM " + jobsTable() + " WHERE id = ?", id);
     }
 
     @Test
@@ -65,7 +65,7 @@ class BulkEnqueueTest extends DatabaseTest {
         String table = jobsTable();
         assertThat(queryLong("SELECT priority FROM " + table + " WHERE id = ?", ids.get(1))).isEqualTo(3);
         assertThat(queryLong("SELECT count(*) FROM " + table + " WHERE id = ? AND state = 'scheduled'"
-                + " AND run_at > now() + interval '59 minutes'", ids.get(2))).isEqualTo(1);
+                + " AND run_at > " + nowPlus(Duration.ofMinutes(59)), ids.get(2))).isEqualTo(1);
         assertThat(queryLong("SELECT count(*) FROM " + table + " WHERE id = ? AND queue = 'other' AND max_attempts = 2",
                 ids.get(3))).isEqualTo(1);
         assertThat(queryLong("SELECT count(*) FROM " + table + " WHERE id = ? AND queue = 'default'"

@@ -1,6 +1,6 @@
 package dev.skipjack;
 
-import dev.skipjack.support.DatabaseTest;
+import dev.skipjack.support.EveryBackendTest;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -16,7 +16,7 @@ import static org.assertj.core.api.Assertions.within;
  * backoff, lease rescue and retention follow it. Each test waits for hours of database time in
  * well under a second of real time, and first shows that nothing happens before the clock moves.
  */
-class DatabaseClockTest extends DatabaseTest {
+class DatabaseClockTest extends EveryBackendTest {
 
     record Args(int n) {
     }

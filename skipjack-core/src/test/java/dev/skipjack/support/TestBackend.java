@@ -101,6 +101,12 @@ public enum TestBackend {
         };
     }
 
+    /** A FROM item of {@code n} rows, for the tests' bulk inserts. */
+    public String series(int n) {
+        return this == POSTGRESQL ? "generate_series(1, " + n + ")"
+                : "JSON_TABLE(CONCAT('[', REPEAT('1,', " + (n - 1) + "), '1]'), '$[*]' COLUMNS (x INT PATH '$')) AS series";
+    }
+
     /** SQL reading integer field {@code field} of JSON column {@code column}. */
     public String jsonInt(String column, String field) {
         return switch (this) {

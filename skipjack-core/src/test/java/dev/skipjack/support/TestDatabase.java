@@ -1,6 +1,5 @@
 package dev.skipjack.support;
 
-import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.skipjack.embedded.EmbeddedDatabase;
 
@@ -38,12 +37,7 @@ public final class TestDatabase {
 
     /** A pooled DataSource on the test database. */
     public static HikariDataSource dataSource(int poolSize) {
-        HikariConfig config = new HikariConfig();
-        config.setJdbcUrl(jdbcUrl());
-        config.setMaximumPoolSize(poolSize);
-        config.setMinimumIdle(0);
-        config.setConnectionTimeout(30_000);
-        return new HikariDataSource(config);
+        return TestBackend.POSTGRESQL.newDataSource(poolSize);
     }
 
     /** A fresh, empty schema name unique to this JVM run. */

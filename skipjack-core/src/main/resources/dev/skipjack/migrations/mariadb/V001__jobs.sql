@@ -10,7 +10,7 @@ CREATE TABLE IF NOT EXISTS {{jobs}} (
     id            BIGINT       NOT NULL AUTO_INCREMENT PRIMARY KEY,
     queue         VARCHAR(64)  NOT NULL,
     kind          VARCHAR(128) NOT NULL,
-    args          JSON         NOT NULL,
+    args          JSON         NOT NULL DEFAULT ('{}'),
     priority      SMALLINT     NOT NULL DEFAULT 0,
     state         VARCHAR(16)  NOT NULL DEFAULT 'available',
     run_at        DATETIME(6)  NOT NULL DEFAULT (UTC_TIMESTAMP(6)),

@@ -1,7 +1,8 @@
--- Claim, step 2 of 2: marks the jobs claim.sql locked as running under this worker's lease, by
--- primary key. The id list drives the join (STRAIGHT_JOIN): on a small table the optimizer
--- otherwise scans PRIMARY first and waits on every row another transaction holds (seen: a claim
--- stuck behind an enqueue's uncommitted insert).
+-- Claim, step 2 of 2, for lease and transactional claims alike: marks the jobs claim.sql or
+-- claim_transactional.sql locked as running under this worker's lease, by primary key. The id
+-- list drives the join (STRAIGHT_JOIN): on a small table the optimizer otherwise scans PRIMARY
+-- first and waits on every row another transaction holds (seen: a claim stuck behind an
+-- enqueue's uncommitted insert).
 -- Index: primary key.
 -- Parameters: ids (JSON array), worker id, lease in milliseconds.
 UPDATE JSON_TABLE(?, '$[*]' COLUMNS (id BIGINT PATH '$')) AS c
