@@ -110,7 +110,7 @@ public final class SqliteDialect implements Dialect {
 
     /** One statement, as on PostgreSQL: numbered parameters put the choosing ones first. */
     @Override
-    public List<Row> updateReturning(Connection c, SqlStatements sql, String name, Params choose, Params set)
+    public List<Row> updateReturning(Connection c, SqlStatements sql, String name, String apply, Params choose, Params set)
             throws SQLException {
         return PostgresDialect.updateReturningInOneStatement(this, c, sql, name, choose, set);
     }
