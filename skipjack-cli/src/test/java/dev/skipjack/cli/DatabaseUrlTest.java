@@ -116,4 +116,15 @@ class DatabaseUrlTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("empty");
     }
+
+    @Test
+    void sqliteUrlGetsTheRequiredSettingsWhereItSetsNone() {
+        assertThat(DatabaseUrl.parse("jdbc:sqlite:/tmp/jobs.db").jdbcUrl())
+                .isEqualTo("jdbc:sqlite:/tmp/jobs.db?journal_mode=WAL&busy_timeout=10000&transaction_mode=IMMEDIATE");
+        assertThat(DatabaseUrl.parse("jdbc:sqlite:/tmp/jobs.db?busy_timeout=30000").jdbcUrl())
+                .isEqualTo("jdbc:sqlite:/tmp/jobs.db?busy_timeout=30000&journal_mode=WAL&transaction_mode=IMMEDIATE");
+        assertThat(DatabaseUrl.parse("jdbc:sqlite:file:/jobs?vfs=memdb").jdbcUrl())
+                .isEqualTo("jdbc:sqlite:file:/jobs?vfs=memdb&busy_timeout=10000&transaction_mode=IMMEDIATE");
+        assertThat(DatabaseUrl.parse("jdbc:sqlite:/tmp/jobs.db").isSqlite()).isTrue();
+    }
 }

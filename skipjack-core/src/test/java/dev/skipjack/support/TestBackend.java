@@ -103,8 +103,12 @@ public enum TestBackend {
 
     /** A FROM item of {@code n} rows, for the tests' bulk inserts. */
     public String series(int n) {
-        return this == POSTGRESQL ? "generate_series(1, " + n + ")"
-                : "JSON_TABLE(CONCAT('[', REPEAT('1,', " + (n - 1) + "), '1]'), '$[*]' COLUMNS (x INT PATH '$')) AS series";
+        return switch (this) {
+            case POSTGRESQL -> "generate_series(1, " + n + ")";
+            case SQLITE -> "(WITH RECURSIVE s (x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM s WHERE x < " + n + ")"
+                    + " SELECT x FROM s) AS series";
+            default -> "JSON_TABLE(CONCAT('[', REPEAT('1,', " + (n - 1) + "), '1]'), '$[*]' COLUMNS (x INT PATH '$')) AS series";
+        };
     }
 
     /** SQL reading integer field {@code field} of JSON column {@code column}. */

@@ -2,7 +2,6 @@ package dev.skipjack.cli.demo;
 
 import dev.skipjack.cli.CliException;
 
-import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -49,10 +48,13 @@ public final class DemoJobsTable {
         try (Connection c = dataSource.getConnection()) {
             long jobs;
             long foreignJobs;
-            try (PreparedStatement ps = c.prepareStatement(
-                    "SELECT count(*), count(*) FILTER (WHERE kind <> ALL (?)) FROM " + name)) {
-                Array kinds = c.createArrayOf("text", demoKinds.toArray());
-                ps.setArray(1, kinds);
+            // One placeholder per kind rather than an array parameter: SQLite's driver has no arrays.
+            try (PreparedStatement ps = c.prepareStatement("SELECT count(*), count(*) FILTER (WHERE kind NOT IN ("
+                    + String.join(", ", java.util.Collections.nCopies(demoKinds.size(), "?")) + ")) FROM " + name)) {
+                int i = 1;
+                for (String kind : demoKinds) {
+                    ps.setString(i++, kind);
+                }
                 try (ResultSet rs = ps.executeQuery()) {
                     rs.next();
                     jobs = rs.getLong(1);
@@ -65,7 +67,7 @@ public final class DemoJobsTable {
             }
             if (jobs > 0) {
                 try (Statement s = c.createStatement()) {
-                    s.execute("TRUNCATE " + name);
+                    s.execute((c.getMetaData().getURL().startsWith("jdbc:sqlite:") ? "DELETE FROM " : "TRUNCATE ") + name);
                 }
             }
             return jobs;
