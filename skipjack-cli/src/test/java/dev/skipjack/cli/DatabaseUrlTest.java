@@ -87,7 +87,7 @@ class DatabaseUrlTest {
     void otherDatabasesAreRefusedByName() {
         assertThatThrownBy(() -> DatabaseUrl.parse("jdbc:mysql://db/orders"))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("PostgreSQL only");
+                .hasMessageContaining("PostgreSQL and SQLite");
         assertThatThrownBy(() -> DatabaseUrl.parse("mysql://app:s3cret@db/orders"))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("unsupported database URL mysql://app:***@db/orders")

@@ -52,9 +52,9 @@ class SkipjackCliTest {
         String url = "jdbc:sqlite:" + dir.resolve("ops.db");
         assertThat(execute("migrate", "--url", url)).as("migrate; output:%n%s%n%s", out, err).isZero();
         assertThat(execute("demo", "--url", url, "--jobs", "200")).as("demo; output:%n%s%n%s", out, err).isZero();
-        assertThat(execute("queues", "--url", url)).as("queues; output:%n%s%n%s", out, err).isZero();
+        assertThat(execute("queues", "list", "--url", url)).as("queues; output:%n%s%n%s", out, err).isZero();
         assertThat(out.toString()).contains("default");
-        assertThat(execute("jobs", "--url", url, "--state", "completed"))
+        assertThat(execute("jobs", "list", "--url", url, "--state", "completed"))
                 .as("jobs; output:%n%s%n%s", out, err).isZero();
     }
 
