@@ -120,21 +120,7 @@ class SqliteSettingsTest {
     @Test
     void twoPhaseKindsAreRefusedAtBuild() {
         assertThatThrownBy(() -> Skipjack.builder(dataSource(file(), recipe()))
-                .twoPhaseHandler(JobKind.of("payment", String.class), new TwoPhaseJobHandler<>() {
-                    @Override
-                    public Outcome prepare(Job<String> job, java.sql.Connection tx) {
-                        return Outcome.complete();
-                    }
-
-                    @Override
-                    public void callExternal(Job<String> job) {
-                    }
-
-                    @Override
-                    public boolean externalEffectHappened(long jobId, int attempt) {
-                        return false;
-                    }
-                })
+                .twoPhaseHandler(JobKind.of("payment", String.class), DetectionTest.noOpTwoPhaseHandler())
                 .build())
                 .isInstanceOf(InvalidConfigurationException.class)
                 .hasMessageContaining("[payment]")
