@@ -784,7 +784,9 @@ public final class Skipjack implements AutoCloseable {
         public Skipjack build() {
             Backend chosen = backend != null ? backend : DatabaseDetector.detect(dataSource).backend();
             Dialect dialect = Dialect.of(chosen);
-            return new Skipjack(this, dialect, schema != null ? schema : dialect.defaultSchema(dataSource));
+            String chosenSchema = schema != null ? schema : dialect.defaultSchema(dataSource);
+            dialect.checkConnections(dataSource, chosenSchema);
+            return new Skipjack(this, dialect, chosenSchema);
         }
 
         private static Duration requireAtLeast(String name, Duration value, Duration min) {

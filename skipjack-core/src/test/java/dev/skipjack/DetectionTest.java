@@ -32,21 +32,7 @@ class DetectionTest {
     void twoPhaseKindsAreRefusedAtBuildOnMariaDb() {
         JobKind<String> payment = JobKind.of("payment", String.class);
         assertThatThrownBy(() -> Skipjack.builder(TestBackend.MARIADB.sharedDataSource())
-                .twoPhaseHandler(payment, new TwoPhaseJobHandler<>() {
-                    @Override
-                    public Outcome prepare(Job<String> job, Connection tx) {
-                        return Outcome.complete();
-                    }
-
-                    @Override
-                    public void callExternal(Job<String> job) {
-                    }
-
-                    @Override
-                    public boolean externalEffectHappened(long jobId, int attempt) {
-                        return false;
-                    }
-                })
+                .twoPhaseHandler(payment, noOpTwoPhaseHandler())
                 .build())
                 .isInstanceOf(InvalidConfigurationException.class)
                 .hasMessageContaining("[payment]")
@@ -94,6 +80,25 @@ class DetectionTest {
     void nullOverrideIsRefused() {
         assertThatThrownBy(() -> Skipjack.builder(TestBackend.POSTGRESQL.sharedDataSource()).backend(null))
                 .isInstanceOf(NullPointerException.class);
+    }
+
+    /** A two-phase handler that is never run: the backends without prepared transactions refuse it at build. */
+    static TwoPhaseJobHandler<String> noOpTwoPhaseHandler() {
+        return new TwoPhaseJobHandler<>() {
+            @Override
+            public Outcome prepare(Job<String> job, Connection tx) {
+                return Outcome.complete();
+            }
+
+            @Override
+            public void callExternal(Job<String> job) {
+            }
+
+            @Override
+            public boolean externalEffectHappened(long jobId, int attempt) {
+                return false;
+            }
+        };
     }
 
     /** {@code target}, counting the connections opened through it. */

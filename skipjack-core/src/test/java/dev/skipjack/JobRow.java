@@ -46,15 +46,22 @@ record JobRow(long id, String queue, String kind, String argsJson, int priority,
         return query(ds, "SELECT " + COLUMNS + " FROM {{jobs}} ORDER BY id", schema);
     }
 
-    /** Whether {@code c} is a PostgreSQL connection (else the MySQL family). */
+    /** Whether {@code c} is a PostgreSQL connection (else the MySQL family or SQLite). */
     private static boolean postgres(Connection c) throws SQLException {
         return c.getMetaData().getURL().startsWith("jdbc:postgresql:");
+    }
+
+    /** Whether {@code c} is a SQLite connection: times are INTEGER epoch microseconds there. */
+    private static boolean sqlite(Connection c) throws SQLException {
+        return c.getMetaData().getURL().startsWith("jdbc:sqlite:");
     }
 
     /** The database's clock, now. */
     static Instant dbNow(DataSource ds) {
         try (Connection c = ds.getConnection();
-             PreparedStatement ps = c.prepareStatement(postgres(c) ? "SELECT clock_timestamp()" : "SELECT UTC_TIMESTAMP(6)");
+             PreparedStatement ps = c.prepareStatement(postgres(c) ? "SELECT clock_timestamp()"
+                     : sqlite(c) ? "SELECT CAST(ROUND((julianday('now') - 2440587.5) * 86400000) AS INTEGER) * 1000"
+                     : "SELECT UTC_TIMESTAMP(6)");
              ResultSet rs = ps.executeQuery()) {
             rs.next();
             return instant(rs, 1);
@@ -99,7 +106,7 @@ record JobRow(long id, String queue, String kind, String argsJson, int priority,
         try (Connection c = ds.getConnection()) {
             boolean pg = postgres(c);
             sql = template.replace("{{text}}", pg ? "::text" : "")
-                    .replace("{{jobs}}", pg ? "\"" + schema + "\".skipjack_jobs" : "`" + schema + "`.skipjack_jobs");
+                    .replace("{{jobs}}", pg || sqlite(c) ? "\"" + schema + "\".skipjack_jobs" : "`" + schema + "`.skipjack_jobs");
             return query(c, sql, params);
         } catch (SQLException e) {
             throw new IllegalStateException(sql + ": " + e.getMessage(), e);
@@ -123,11 +130,15 @@ record JobRow(long id, String queue, String kind, String argsJson, int priority,
         }
     }
 
-    /** timestamptz on PostgreSQL; a DATETIME in UTC on the MySQL family. */
+    /** timestamptz on PostgreSQL; a DATETIME in UTC on the MySQL family; epoch microseconds on SQLite. */
     private static Instant instant(ResultSet rs, int column) throws SQLException {
         if (postgres(rs.getStatement().getConnection())) {
             OffsetDateTime t = rs.getObject(column, OffsetDateTime.class);
             return t == null ? null : t.toInstant();
+        }
+        if (sqlite(rs.getStatement().getConnection())) {
+            long micros = rs.getLong(column);
+            return rs.wasNull() ? null : Instant.EPOCH.plus(micros, java.time.temporal.ChronoUnit.MICROS);
         }
         java.time.LocalDateTime t = rs.getObject(column, java.time.LocalDateTime.class);
         return t == null ? null : t.toInstant(java.time.ZoneOffset.UTC);

@@ -304,7 +304,7 @@ class LeaseRescueTest extends EveryBackendTest {
         assertThat(rescueRuns.get()).as("rescue passes while jobs ran (%s)", Duration.between(t0, Instant.now()))
                 .isGreaterThan(20);
         assertThat(rescued.get()).as("jobs the hammering rescuer moved").isZero();
-        assertThat(queryLong("SELECT count(*) FROM " + jobsTable() + " WHERE " + (backend() == TestBackend.POSTGRESQL ? "errors <> '[]'::jsonb" : "JSON_LENGTH(errors) > 0"))).isZero();
+        assertThat(queryLong("SELECT count(*) FROM " + jobsTable() + " WHERE " + backend().jsonLength("errors") + " > 0")).isZero();
         assertThat(queryLong("SELECT count(*) FROM " + jobsTable() + " WHERE attempt <> 1")).isZero();
         // Every job ran exactly once, according to the handlers' own audit.
         assertThat(queryLong("SELECT count(*) FROM " + table("audit"))).isEqualTo(jobs);

@@ -1,6 +1,8 @@
 package dev.skipjack;
 
 import dev.skipjack.support.EveryBackendTest;
+import dev.skipjack.support.TestBackend;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 import java.sql.Connection;
@@ -148,6 +150,12 @@ class TransactionalEnqueueTest extends EveryBackendTest {
     @Test
     void runningWorkerRunsTheJobOnlyOnceTheTransactionCommits() throws Exception {
         Set<Long> ran = ConcurrentHashMap.newKeySet();
+        // On SQLite the open transaction holds the only write lock: the marker job below cannot be
+        // enqueued (nor any job claimed) until it ends, so "a later job ran meanwhile" cannot
+        // happen there. The other tests of this class prove the enqueue commits and rolls back
+        // with the caller's transaction on SQLite too.
+        Assumptions.assumeTrue(backend() != TestBackend.SQLITE,
+                "SQLite: nothing else writes while the caller's transaction is open");
         Skipjack s = client(builder().queue("default", 2).handler(JobKind.of("confirm", Order.class), job -> {
             ran.add(job.args().orderId());
             return Outcome.complete();

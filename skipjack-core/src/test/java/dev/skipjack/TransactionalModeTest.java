@@ -263,7 +263,13 @@ class TransactionalModeTest extends EveryBackendTest {
                 queryLong("SELECT count(*) FROM " + jobs + " WHERE state = 'completed'"));
         assertThat(queryLong("SELECT count(*) FROM " + jobs + " WHERE state = 'completed'")).isGreaterThan(300);
         assertThat(queryLong("SELECT count(*) FROM " + jobs + " WHERE state = 'discarded'")).isGreaterThan(10);
-        assertThat(maxInFlight.get()).as("transfers ran concurrently").isGreaterThan(1);
+        if (backend() == TestBackend.SQLITE) {
+            // A transactional job's transaction holds SQLite's only write lock from its claim to its
+            // commit, so transactional jobs run one at a time (docs/backends.md).
+            assertThat(maxInFlight.get()).as("transfers ran one at a time").isEqualTo(1);
+        } else {
+            assertThat(maxInFlight.get()).as("transfers ran concurrently").isGreaterThan(1);
+        }
     }
 
     private Outcome transfer(Job<Transfer> job, Connection tx) throws Exception {

@@ -4,7 +4,10 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.skipjack.embedded.EmbeddedDatabase;
 
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Optional;
 import javax.sql.DataSource;
 
@@ -17,11 +20,46 @@ public final class DatabaseConnection implements AutoCloseable {
     private final HikariDataSource dataSource;
     private final EmbeddedDatabase embedded;
     private final DatabaseUrl url;
+    /** The throw-away SQLite directory of {@link #openEmbedded}, deleted by {@link #close()}; or null. */
+    private final Path sqliteDirectory;
 
     private DatabaseConnection(HikariDataSource dataSource, EmbeddedDatabase embedded, DatabaseUrl url) {
+        this(dataSource, embedded, url, null);
+    }
+
+    private DatabaseConnection(HikariDataSource dataSource, EmbeddedDatabase embedded, DatabaseUrl url, Path sqliteDirectory) {
         this.dataSource = dataSource;
         this.embedded = embedded;
         this.url = url;
+        this.sqliteDirectory = sqliteDirectory;
+    }
+
+    /**
+     * A throw-away database when the user named none: {@code postgres}, an embedded PostgreSQL
+     * (as {@link #open} with no URL); {@code sqlite}, a new SQLite file in a temporary directory,
+     * deleted by {@link #close()}.
+     */
+    public static DatabaseConnection openEmbedded(String backend, int poolSize, PrintWriter out) {
+        String chosen = backend == null ? "postgres" : backend.trim().toLowerCase(java.util.Locale.ROOT);
+        switch (chosen) {
+            case "postgres", "postgresql" -> {
+                return open(Optional.empty(), poolSize, out);
+            }
+            case "sqlite" -> {
+                Path directory;
+                try {
+                    directory = Files.createTempDirectory("skipjack-demo-");
+                } catch (IOException e) {
+                    throw new CliException("could not create a temporary directory for the SQLite database: " + e.getMessage());
+                }
+                DatabaseUrl sqlite = DatabaseUrl.parse("jdbc:sqlite:" + directory.resolve("skipjack.db"));
+                out.println("No --url or SKIPJACK_DATABASE_URL given: using a new SQLite database "
+                        + directory.resolve("skipjack.db") + " (deleted when this command ends)");
+                out.flush();
+                return new DatabaseConnection(pool(sqlite, poolSize), null, sqlite, directory);
+            }
+            default -> throw new CliException("unknown --backend '" + backend + "': use postgres or sqlite");
+        }
     }
 
     /** The database this pool is on (the embedded server's, when one was started). */
@@ -84,6 +122,21 @@ public final class DatabaseConnection implements AutoCloseable {
             if (embedded != null) {
                 embedded.close();
             }
+            if (sqliteDirectory != null) {
+                deleteQuietly(sqliteDirectory);
+            }
+        }
+    }
+
+    /** Deletes the throw-away SQLite directory (the database, its WAL and shared-memory files). */
+    private static void deleteQuietly(Path directory) {
+        try (java.util.stream.Stream<Path> files = Files.list(directory)) {
+            for (Path f : (Iterable<Path>) files::iterator) {
+                Files.deleteIfExists(f);
+            }
+            Files.deleteIfExists(directory);
+        } catch (IOException e) {
+            // a temporary directory: the operating system cleans it up eventually
         }
     }
 }

@@ -9,8 +9,8 @@ public final class DatabaseOptions {
 
     @Option(names = "--url", paramLabel = "URL", defaultValue = "${env:SKIPJACK_DATABASE_URL}",
             converter = DatabaseUrl.Converter.class,
-            description = "PostgreSQL to use: jdbc:postgresql://host:port/db?user=... or "
-                    + "postgres://user:password@host:port/db. Default: $SKIPJACK_DATABASE_URL.")
+            description = "Database to use: jdbc:postgresql://host:port/db?user=..., "
+                    + "postgres://user:password@host:port/db or jdbc:sqlite:/path/file.db. Default: $SKIPJACK_DATABASE_URL.")
     private DatabaseUrl url;
 
     @Option(names = "--schema", paramLabel = "SCHEMA",
@@ -22,8 +22,16 @@ public final class DatabaseOptions {
         return Optional.ofNullable(url);
     }
 
-    /** The schema the user asked for, or the command's default. */
+    /** The schema the user asked for, or the command's default ({@code main} on SQLite, which has no schemas). */
     public String schemaOr(String commandDefault) {
-        return schema != null ? schema : commandDefault;
+        return schemaFor(url, commandDefault);
+    }
+
+    /** As {@link #schemaOr(String)} for the database a command ended up on ({@code used}). */
+    public String schemaFor(DatabaseUrl used, String commandDefault) {
+        if (schema != null) {
+            return schema;
+        }
+        return used != null && used.isSqlite() ? "main" : commandDefault;
     }
 }

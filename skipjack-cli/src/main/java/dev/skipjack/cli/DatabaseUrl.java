@@ -9,8 +9,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 
 /**
- * A PostgreSQL database named the way users have it at hand, turned into what the JDBC driver
- * wants. Accepts {@code jdbc:postgresql://...} unchanged and the libpq/Heroku form
+ * A database named the way users have it at hand, turned into what the JDBC driver wants. Accepts
+ * {@code jdbc:sqlite:...} with Skipjack's required settings added, {@code jdbc:postgresql://...} unchanged and the libpq/Heroku form
  * {@code postgres://user:password@host:port/database?params} (also {@code postgresql://}),
  * whose credentials are taken out of the URL and passed as connection properties.
  *
@@ -21,8 +21,35 @@ import java.util.Locale;
 public record DatabaseUrl(String jdbcUrl, String user, String password) {
 
     private static final String JDBC_PREFIX = "jdbc:postgresql:";
-    private static final String ACCEPTED_FORMS =
-            "use jdbc:postgresql://host:port/database or postgres://user:password@host:port/database";
+    private static final String SQLITE_PREFIX = "jdbc:sqlite:";
+    /** The settings Skipjack requires of SQLite connections (docs/backends.md), added where the URL sets none. */
+    private static final String[][] SQLITE_SETTINGS = {
+            {"journal_mode", "WAL"}, {"busy_timeout", "10000"}, {"transaction_mode", "IMMEDIATE"}};
+    private static final String ACCEPTED_FORMS = "use jdbc:postgresql://host:port/database,"
+            + " postgres://user:password@host:port/database or jdbc:sqlite:/path/to/file.db";
+
+    /** Whether this is a SQLite database (a file, or a shared in-memory one). */
+    public boolean isSqlite() {
+        return jdbcUrl.toLowerCase(Locale.ROOT).startsWith(SQLITE_PREFIX);
+    }
+
+    /**
+     * A SQLite URL with the connection settings Skipjack requires (WAL, a busy timeout, IMMEDIATE
+     * transactions) added where the URL does not set them; an in-memory database keeps its own
+     * journal mode. The CLI builds its own DataSource, so it follows the recipe for the user.
+     */
+    static String withSqliteSettings(String url) {
+        StringBuilder out = new StringBuilder(url);
+        String lower = url.toLowerCase(Locale.ROOT);
+        boolean inMemory = lower.contains(":memory:") || lower.contains("vfs=memdb") || lower.contains("mode=memory");
+        for (String[] setting : SQLITE_SETTINGS) {
+            if (lower.contains(setting[0] + "=") || (inMemory && setting[0].equals("journal_mode"))) {
+                continue;
+            }
+            out.append(out.indexOf("?") < 0 ? '?' : '&').append(setting[0]).append('=').append(setting[1]);
+        }
+        return out.toString();
+    }
 
     /** Parses {@code url}; throws {@link IllegalArgumentException} saying what is wrong with it. */
     public static DatabaseUrl parse(String url) {
@@ -35,9 +62,12 @@ public record DatabaseUrl(String jdbcUrl, String user, String password) {
             // The driver understands its own URLs best, including forms URI would reject (multiple hosts).
             return new DatabaseUrl(trimmed, null, null);
         }
+        if (lower.startsWith(SQLITE_PREFIX)) {
+            return new DatabaseUrl(withSqliteSettings(trimmed), null, null);
+        }
         if (lower.startsWith("jdbc:")) {
             throw new IllegalArgumentException("unsupported database URL " + redact(trimmed)
-                    + ": Skipjack's CLI works with PostgreSQL only; " + ACCEPTED_FORMS);
+                    + ": Skipjack's CLI works with PostgreSQL and SQLite; " + ACCEPTED_FORMS);
         }
         if (lower.startsWith("postgres://") || lower.startsWith("postgresql://")) {
             return fromLibpqUrl(trimmed);

@@ -30,7 +30,8 @@ import javax.sql.DataSource;
         description = {"Runs a realistic mix of jobs and checks that each one ended as it should.",
                 "Emails, image resizes, card charges and balance transfers; some fail on purpose.",
                 "Uses schema 'skipjack_demo' (or --schema) and empties its jobs table first.",
-                "Without --url or SKIPJACK_DATABASE_URL, runs on an embedded PostgreSQL."})
+                "Without --url or SKIPJACK_DATABASE_URL, runs on an embedded PostgreSQL,",
+                "or with --backend sqlite on a SQLite file in the temporary directory."})
 public final class DemoCommand implements Callable<Integer> {
 
     private static final String DEFAULT_SCHEMA = "skipjack_demo";
@@ -44,6 +45,11 @@ public final class DemoCommand implements Callable<Integer> {
 
     @Mixin
     private DatabaseOptions database;
+
+    @Option(names = "--backend", defaultValue = "postgres", paramLabel = "postgres|sqlite",
+            description = "Without --url: postgres (an embedded PostgreSQL, the default) or sqlite (a new SQLite"
+                    + " file, deleted afterwards; nothing to install). Ignored with --url.")
+    private String backend;
 
     @Option(names = "--jobs", defaultValue = "50000", paramLabel = "N", description = "Jobs to run (default: ${DEFAULT-VALUE}).")
     private int jobs;
@@ -64,15 +70,16 @@ public final class DemoCommand implements Callable<Integer> {
         requirePositive("--timeout", timeoutSeconds);
         PrintWriter out = spec.commandLine().getOut();
         int criticalConcurrency = Math.max(1, concurrency / 4);
-        try (DatabaseConnection connection = DatabaseConnection.open(database.url(),
-                concurrency + criticalConcurrency + POOL_HEADROOM, out)) {
-            return run(connection.dataSource(), criticalConcurrency, out);
+        int poolSize = concurrency + criticalConcurrency + POOL_HEADROOM;
+        try (DatabaseConnection connection = database.url().isPresent() ? DatabaseConnection.open(database.url(), poolSize, out)
+                : DatabaseConnection.openEmbedded(backend, poolSize, out)) {
+            return run(connection.dataSource(), database.schemaFor(connection.url(), DEFAULT_SCHEMA),
+                    connection.url().isSqlite(), criticalConcurrency, out);
         }
     }
 
-    private int run(DataSource dataSource, int criticalConcurrency, PrintWriter out)
+    private int run(DataSource dataSource, String schema, boolean sqlite, int criticalConcurrency, PrintWriter out)
             throws SQLException, InterruptedException {
-        String schema = database.schemaOr(DEFAULT_SCHEMA);
         // schema() validates the name, so the demo tables below can put it into their SQL.
         Skipjack.Builder builder = Skipjack.builder(dataSource)
                 .schema(schema)
@@ -81,7 +88,7 @@ public final class DemoCommand implements Callable<Integer> {
                 // Delayed and retried jobs become due every few hundred milliseconds: pick them up promptly.
                 .promoteInterval(Duration.ofMillis(100))
                 .pollInterval(Duration.ofMillis(100));
-        DemoBank bank = new DemoBank(dataSource, schema);
+        DemoBank bank = new DemoBank(dataSource, schema, sqlite);
         Skipjack skipjack = DemoWorkload.registerHandlers(builder, bank).build();
         DemoJobsTable jobsTable = new DemoJobsTable(dataSource, schema, skipjack.jobsTable());
 

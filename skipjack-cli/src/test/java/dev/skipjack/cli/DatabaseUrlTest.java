@@ -87,7 +87,7 @@ class DatabaseUrlTest {
     void otherDatabasesAreRefusedByName() {
         assertThatThrownBy(() -> DatabaseUrl.parse("jdbc:mysql://db/orders"))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("PostgreSQL only");
+                .hasMessageContaining("PostgreSQL and SQLite");
         assertThatThrownBy(() -> DatabaseUrl.parse("mysql://app:s3cret@db/orders"))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("unsupported database URL mysql://app:***@db/orders")
@@ -115,5 +115,16 @@ class DatabaseUrlTest {
         assertThatThrownBy(() -> DatabaseUrl.parse("  "))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("empty");
+    }
+
+    @Test
+    void sqliteUrlGetsTheRequiredSettingsWhereItSetsNone() {
+        assertThat(DatabaseUrl.parse("jdbc:sqlite:/tmp/jobs.db").jdbcUrl())
+                .isEqualTo("jdbc:sqlite:/tmp/jobs.db?journal_mode=WAL&busy_timeout=10000&transaction_mode=IMMEDIATE");
+        assertThat(DatabaseUrl.parse("jdbc:sqlite:/tmp/jobs.db?busy_timeout=30000").jdbcUrl())
+                .isEqualTo("jdbc:sqlite:/tmp/jobs.db?busy_timeout=30000&journal_mode=WAL&transaction_mode=IMMEDIATE");
+        assertThat(DatabaseUrl.parse("jdbc:sqlite:file:/jobs?vfs=memdb").jdbcUrl())
+                .isEqualTo("jdbc:sqlite:file:/jobs?vfs=memdb&busy_timeout=10000&transaction_mode=IMMEDIATE");
+        assertThat(DatabaseUrl.parse("jdbc:sqlite:/tmp/jobs.db").isSqlite()).isTrue();
     }
 }

@@ -36,6 +36,29 @@ class SkipjackCliTest {
     }
 
     @Test
+    void demoRunsOnSqliteWithNothingInstalled() {
+        int exitCode = execute("demo", "--backend", "sqlite", "--jobs", "1000");
+
+        assertThat(exitCode).as("exit code; output:%n%s%n%s", out, err).isZero();
+        assertThat(out.toString())
+                .contains("using a new SQLite database")
+                .contains("1,000 of 1,000 jobs terminal")
+                .contains("[ok]     transfers kept the books balanced")
+                .doesNotContain("[FAILED]");
+    }
+
+    @Test
+    void sqliteUrlWorksForMigrateJobsAndQueues(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
+        String url = "jdbc:sqlite:" + dir.resolve("ops.db");
+        assertThat(execute("migrate", "--url", url)).as("migrate; output:%n%s%n%s", out, err).isZero();
+        assertThat(execute("demo", "--url", url, "--jobs", "200")).as("demo; output:%n%s%n%s", out, err).isZero();
+        assertThat(execute("queues", "list", "--url", url)).as("queues; output:%n%s%n%s", out, err).isZero();
+        assertThat(out.toString()).contains("default");
+        assertThat(execute("jobs", "list", "--url", url, "--state", "completed"))
+                .as("jobs; output:%n%s%n%s", out, err).isZero();
+    }
+
+    @Test
     void migratePrintsSchemaSqlWithoutADatabase() {
         int exitCode = execute("migrate", "--print-sql", "--schema", "billing");
 

@@ -19,8 +19,8 @@ import java.util.function.BooleanSupplier;
 
 /**
  * Base of tests that run against a real test database: the backend's pooled DataSource (one per
- * backend per JVM), a fresh schema per test, and clients that are stopped after each test. Runs on
- * PostgreSQL; {@link EveryBackendTest} runs a test class on every backend.
+ * backend per JVM; on SQLite a new database file per test), a fresh schema per test, and clients
+ * that are stopped after each test. Runs on PostgreSQL; {@link EveryBackendTest} runs a test class on every backend.
  */
 public abstract class DatabaseTest {
 
@@ -35,8 +35,8 @@ public abstract class DatabaseTest {
 
     @BeforeEach
     void freshSchema(TestInfo info) {
-        dataSource = backend().sharedDataSource();
-        schema = TestDatabase.freshSchema(getClass().getSimpleName());
+        dataSource = backend().testDataSource();
+        schema = backend().freshSchema(getClass().getSimpleName());
     }
 
     @AfterEach
@@ -45,6 +45,9 @@ public abstract class DatabaseTest {
             s.stop(Duration.ofSeconds(5));
         }
         clients.clear();
+        if (backend().ownsTestDataSource()) {
+            dataSource.close();
+        }
     }
 
     /** A builder on this test's schema with intervals short enough for tests. */

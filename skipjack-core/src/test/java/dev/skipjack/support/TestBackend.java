@@ -13,12 +13,14 @@ import java.util.function.Supplier;
 /**
  * A database the guarantee tests run on. PostgreSQL and MariaDB always run (embedded unless an
  * environment variable names a server); MySQL runs only where {@code SKIPJACK_TEST_MYSQL_URL}
- * names one, since no MySQL 8 server can be installed on the build machines.
+ * names one, since no MySQL 8 server can be installed on the build machines. SQLite always runs,
+ * on a new database file per test ({@link #testDataSource()}).
  */
 public enum TestBackend {
     POSTGRESQL(Backend.POSTGRESQL, TestDatabase::jdbcUrl),
     MARIADB(Backend.MARIADB, TestMariaDb::jdbcUrl),
-    MYSQL(Backend.MYSQL, () -> System.getenv("SKIPJACK_TEST_MYSQL_URL"));
+    MYSQL(Backend.MYSQL, () -> System.getenv("SKIPJACK_TEST_MYSQL_URL")),
+    SQLITE(Backend.SQLITE, TestSqlite::jdbcUrl);
 
     private static final Map<TestBackend, HikariDataSource> POOLS = new ConcurrentHashMap<>();
 
@@ -32,7 +34,7 @@ public enum TestBackend {
 
     /** The backends to run guarantee tests on: for {@code @MethodSource}/{@code @FieldSource}. */
     public static List<TestBackend> available() {
-        List<TestBackend> out = new ArrayList<>(List.of(POSTGRESQL, MARIADB));
+        List<TestBackend> out = new ArrayList<>(List.of(POSTGRESQL, MARIADB, SQLITE));
         String mysql = System.getenv("SKIPJACK_TEST_MYSQL_URL");
         if (mysql != null && !mysql.isBlank()) {
             out.add(MYSQL);
@@ -67,33 +69,69 @@ public enum TestBackend {
         });
     }
 
+    /**
+     * The DataSource one test runs on: the shared pool, or on SQLite a new pool on a new database
+     * file, which the test closes ({@link #ownsTestDataSource()}).
+     */
+    public HikariDataSource testDataSource() {
+        if (this != SQLITE) {
+            return sharedDataSource();
+        }
+        TestSqlite.freshDatabase();
+        return newDataSource(24);
+    }
+
+    /** Whether {@link #testDataSource()} made a pool for the test alone, to close after it. */
+    public boolean ownsTestDataSource() {
+        return this == SQLITE;
+    }
+
+    /** A schema for one test: a fresh one, or on SQLite (no schemas; a file per test) {@code main}. */
+    public String freshSchema(String hint) {
+        return this == SQLITE ? "main" : TestDatabase.freshSchema(hint);
+    }
+
     /** SQL for the database clock moved by {@code shift} (negative: the past), for the tests' own rows. */
     public String nowPlus(java.time.Duration shift) {
         long micros = shift.toNanos() / 1_000;
-        return this == POSTGRESQL ? "(now() + " + micros + " * interval '1 microsecond')"
-                : "(UTC_TIMESTAMP(6) + INTERVAL " + micros + " MICROSECOND)";
+        return switch (this) {
+            case POSTGRESQL -> "(now() + " + micros + " * interval '1 microsecond')";
+            case SQLITE -> "(CAST(ROUND((julianday('now') - 2440587.5) * 86400000) AS INTEGER) * 1000 + " + micros + ")";
+            default -> "(UTC_TIMESTAMP(6) + INTERVAL " + micros + " MICROSECOND)";
+        };
     }
 
     /** A FROM item of {@code n} rows, for the tests' bulk inserts. */
     public String series(int n) {
-        return this == POSTGRESQL ? "generate_series(1, " + n + ")"
-                : "JSON_TABLE(CONCAT('[', REPEAT('1,', " + (n - 1) + "), '1]'), '$[*]' COLUMNS (x INT PATH '$')) AS series";
+        return switch (this) {
+            case POSTGRESQL -> "generate_series(1, " + n + ")";
+            case SQLITE -> "(WITH RECURSIVE s (x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM s WHERE x < " + n + ")"
+                    + " SELECT x FROM s) AS series";
+            default -> "JSON_TABLE(CONCAT('[', REPEAT('1,', " + (n - 1) + "), '1]'), '$[*]' COLUMNS (x INT PATH '$')) AS series";
+        };
     }
 
     /** SQL reading integer field {@code field} of JSON column {@code column}. */
     public String jsonInt(String column, String field) {
-        return this == POSTGRESQL ? "(" + column + "->>'" + field + "')::bigint"
-                : "CAST(JSON_VALUE(" + column + ", '$." + field + "') AS SIGNED)";
+        return switch (this) {
+            case POSTGRESQL -> "(" + column + "->>'" + field + "')::bigint";
+            case SQLITE -> "CAST(json_extract(" + column + ", '$." + field + "') AS INTEGER)";
+            default -> "CAST(JSON_VALUE(" + column + ", '$." + field + "') AS SIGNED)";
+        };
     }
 
     /** SQL for the length of the JSON array in {@code column}. */
     public String jsonLength(String column) {
-        return this == POSTGRESQL ? "jsonb_array_length(" + column + ")" : "JSON_LENGTH(" + column + ")";
+        return switch (this) {
+            case POSTGRESQL -> "jsonb_array_length(" + column + ")";
+            case SQLITE -> "json_array_length(" + column + ")";
+            default -> "JSON_LENGTH(" + column + ")";
+        };
     }
 
     /** {@code schema.table} quoted as this backend quotes identifiers, for the tests' own SQL. */
     public String qualified(String schema, String table) {
-        char q = this == POSTGRESQL ? '"' : '`';
+        char q = this == POSTGRESQL || this == SQLITE ? '"' : '`';
         return q + schema + q + "." + q + table + q;
     }
 }

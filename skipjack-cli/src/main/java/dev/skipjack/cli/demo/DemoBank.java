@@ -37,10 +37,13 @@ public final class DemoBank {
     private final DataSource dataSource;
     private final String accountsTable;
     private final String ledgerTable;
+    /** SQLite: no FOR UPDATE (the transaction holds the only write lock already) and no TRUNCATE. */
+    private final boolean sqlite;
 
     /** {@code schema} must already be a validated identifier (the Skipjack builder checked it). */
-    public DemoBank(DataSource dataSource, String schema) {
+    public DemoBank(DataSource dataSource, String schema, boolean sqlite) {
         this.dataSource = dataSource;
+        this.sqlite = sqlite;
         this.accountsTable = '"' + schema + "\".demo_accounts";
         this.ledgerTable = '"' + schema + "\".demo_transfers";
     }
@@ -58,9 +61,14 @@ public final class DemoBank {
                     + " (id int PRIMARY KEY, balance bigint NOT NULL CHECK (balance >= 0))");
             s.execute("CREATE TABLE IF NOT EXISTS " + ledgerTable
                     + " (job_id bigint NOT NULL, from_account int NOT NULL, to_account int NOT NULL, amount bigint NOT NULL)");
-            s.execute("TRUNCATE " + accountsTable + ", " + ledgerTable);
-            s.execute("INSERT INTO " + accountsTable + " (id, balance) SELECT g, " + OPENING_BALANCE
-                    + " FROM generate_series(1, " + ACCOUNTS + ") g");
+            if (sqlite) {
+                s.execute("DELETE FROM " + accountsTable);
+                s.execute("DELETE FROM " + ledgerTable);
+            } else {
+                s.execute("TRUNCATE " + accountsTable + ", " + ledgerTable);
+            }
+            s.execute("INSERT INTO " + accountsTable + " (id, balance) WITH RECURSIVE g (n) AS (SELECT 1 UNION ALL"
+                    + " SELECT n + 1 FROM g WHERE n < " + ACCOUNTS + ") SELECT n, " + OPENING_BALANCE + " FROM g");
         }
     }
 
@@ -119,7 +127,7 @@ public final class DemoBank {
     private long lockAccountsAndReadBalance(Connection tx, Transfer t) throws SQLException {
         long fromBalance = -1;
         try (PreparedStatement ps = tx.prepareStatement(
-                "SELECT id, balance FROM " + accountsTable + " WHERE id IN (?, ?) ORDER BY id FOR UPDATE")) {
+                "SELECT id, balance FROM " + accountsTable + " WHERE id IN (?, ?) ORDER BY id" + (sqlite ? "" : " FOR UPDATE"))) {
             ps.setInt(1, t.fromAccount());
             ps.setInt(2, t.toAccount());
             try (ResultSet rs = ps.executeQuery()) {

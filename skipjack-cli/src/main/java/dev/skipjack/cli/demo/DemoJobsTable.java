@@ -2,7 +2,6 @@ package dev.skipjack.cli.demo;
 
 import dev.skipjack.cli.CliException;
 
-import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -49,10 +48,13 @@ public final class DemoJobsTable {
         try (Connection c = dataSource.getConnection()) {
             long jobs;
             long foreignJobs;
-            try (PreparedStatement ps = c.prepareStatement(
-                    "SELECT count(*), count(*) FILTER (WHERE kind <> ALL (?)) FROM " + name)) {
-                Array kinds = c.createArrayOf("text", demoKinds.toArray());
-                ps.setArray(1, kinds);
+            // One placeholder per kind rather than an array parameter: SQLite's driver has no arrays.
+            try (PreparedStatement ps = c.prepareStatement("SELECT count(*), count(*) FILTER (WHERE kind NOT IN ("
+                    + String.join(", ", java.util.Collections.nCopies(demoKinds.size(), "?")) + ")) FROM " + name)) {
+                int i = 1;
+                for (String kind : demoKinds) {
+                    ps.setString(i++, kind);
+                }
                 try (ResultSet rs = ps.executeQuery()) {
                     rs.next();
                     jobs = rs.getLong(1);
@@ -65,7 +67,7 @@ public final class DemoJobsTable {
             }
             if (jobs > 0) {
                 try (Statement s = c.createStatement()) {
-                    s.execute("TRUNCATE " + name);
+                    s.execute((sqlite(c) ? "DELETE FROM " : "TRUNCATE ") + name);
                 }
             }
             return jobs;
@@ -79,7 +81,7 @@ public final class DemoJobsTable {
                      + " count(*) FILTER (WHERE state = 'completed'),"
                      + " count(*) FILTER (WHERE state = 'discarded'),"
                      + " count(*) FILTER (WHERE state = 'cancelled'),"
-                     + " coalesce(sum(greatest(attempt - 1, 0)), 0)"
+                     + " coalesce(sum(CASE WHEN attempt > 1 THEN attempt - 1 ELSE 0 END), 0)"
                      + " FROM " + name + " GROUP BY kind ORDER BY kind")) {
             while (rs.next()) {
                 stats.add(new KindStats(rs.getString(1), rs.getLong(2), rs.getLong(3), rs.getLong(4), rs.getLong(5),
@@ -94,9 +96,14 @@ public final class DemoJobsTable {
              ResultSet rs = s.executeQuery("SELECT count(*),"
                      + " count(*) FILTER (WHERE state = 'discarded' AND attempt = max_attempts)"
                      + " FROM " + name + " WHERE kind = '" + DemoWorkload.CHARGE_CARD.name() + "'"
-                     + " AND (args ->> 'alwaysDeclined')::boolean")) {
+                     + " AND " + (sqlite(c) ? "json_extract(args, '$.alwaysDeclined') = 1" : "(args ->> 'alwaysDeclined')::boolean"))) {
             rs.next();
             return new DeclinedCards(rs.getLong(1), rs.getLong(2));
         }
+    }
+
+    /** SQLite has no TRUNCATE and no {@code ::boolean}: the few statements that differ ask. */
+    private static boolean sqlite(Connection c) throws SQLException {
+        return c.getMetaData().getURL().startsWith("jdbc:sqlite:");
     }
 }

@@ -97,13 +97,20 @@ public final class JobInserter {
         }
     }
 
-    /** Runs an insert statement and appends the ids it returns, in the order returned. */
+    /**
+     * Runs an insert statement and appends the ids it returns in request order. The statements
+     * insert in request order, so ids ascend in it on every backend; SQLite's RETURNING gives them
+     * in no particular order, so they are sorted.
+     */
     private static void addReturnedIds(PreparedStatement ps, List<Long> ids) throws SQLException {
+        List<Long> returned = new ArrayList<>();
         try (ResultSet rs = ps.executeQuery()) {
             while (rs.next()) {
-                ids.add(rs.getLong(1));
+                returned.add(rs.getLong(1));
             }
         }
+        returned.sort(null);
+        ids.addAll(returned);
     }
 
     /** Rows that differ only in their args and are due now: insert_jobs_uniform.sql can take them. */

@@ -56,7 +56,7 @@ public final class DatabaseDetector {
             return mysqlFamily(product, versionText(c, reported));
         }
         if (name.contains("sqlite")) {
-            return require(Backend.SQLITE, product, reported, ServerVersion.parse(reported));
+            return sqlite(product, reported);
         }
         throw new UnsupportedDatabaseException(product, reported, "Skipjack needs FOR UPDATE SKIP LOCKED"
                 + " (or SQLite's single writer) and has statements only for the databases below");
@@ -80,6 +80,11 @@ public final class DatabaseDetector {
         ServerVersion version = ServerVersion.parse(versionText);
         Backend backend = version.mariaDb() ? Backend.MARIADB : Backend.MYSQL;
         return require(backend, backend.productName(), versionText, version);
+    }
+
+    /** A database whose driver says SQLite; {@code version} is the library's, e.g. {@code 3.54.1}. */
+    static Detected sqlite(String product, String version) {
+        return require(Backend.SQLITE, product, version, ServerVersion.parse(version));
     }
 
     private static Detected require(Backend backend, String product, String reported, ServerVersion version) {

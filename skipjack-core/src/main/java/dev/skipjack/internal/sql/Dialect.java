@@ -2,7 +2,6 @@ package dev.skipjack.internal.sql;
 
 import dev.skipjack.Backend;
 import dev.skipjack.DatabaseClock;
-import dev.skipjack.UnsupportedDatabaseException;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -22,7 +21,7 @@ import javax.sql.DataSource;
  * Callers ask the dialect and never test which database it is; a new backend is a new
  * implementation plus its resource folders.
  */
-public sealed interface Dialect permits PostgresDialect, MySqlFamilyDialect {
+public sealed interface Dialect permits PostgresDialect, MySqlFamilyDialect, SqliteDialect {
 
     /** PostgreSQL 12 and later. */
     Dialect POSTGRES = new PostgresDialect();
@@ -30,19 +29,16 @@ public sealed interface Dialect permits PostgresDialect, MySqlFamilyDialect {
     Dialect MARIADB = new MySqlFamilyDialect(Backend.MARIADB);
     /** MySQL 8.0 and later. */
     Dialect MYSQL = new MySqlFamilyDialect(Backend.MYSQL);
+    /** SQLite 3.35 and later. */
+    Dialect SQLITE = new SqliteDialect();
 
-    /**
-     * The dialect of a backend.
-     *
-     * @throws UnsupportedDatabaseException for a backend whose dialect is not built yet
-     */
+    /** The dialect of a backend. */
     static Dialect of(Backend backend) {
         return switch (backend) {
             case POSTGRESQL -> POSTGRES;
             case MARIADB -> MARIADB;
             case MYSQL -> MYSQL;
-            case SQLITE -> throw new UnsupportedDatabaseException(backend.productName(), "(any version)",
-                    "support for " + backend.productName() + " is not built yet");
+            case SQLITE -> SQLITE;
         };
     }
 
@@ -86,6 +82,15 @@ public sealed interface Dialect permits PostgresDialect, MySqlFamilyDialect {
      * {@code public}; the MySQL family: the database the DataSource's connections start in).
      */
     String defaultSchema(DataSource dataSource);
+
+    /**
+     * Checks, at build, that the DataSource's connections are set up as this backend needs and that
+     * {@code schema} can hold Skipjack's tables; nothing to check by default.
+     *
+     * @throws dev.skipjack.InvalidConfigurationException naming the setting to change
+     */
+    default void checkConnections(DataSource dataSource, String schema) {
+    }
 
     // ---------------------------------------------------------------- values
 

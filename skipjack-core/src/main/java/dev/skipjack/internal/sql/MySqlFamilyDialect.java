@@ -90,8 +90,13 @@ public final class MySqlFamilyDialect implements Dialect {
     /** Without multi-statement queries a script runs statement by statement (and DDL commits at once). */
     @Override
     public List<String> scriptStatements(String script) {
+        return splitScript(STATEMENT_END, script);
+    }
+
+    /** The statements of {@code script}, split at {@code statementEnd}, without whole-line comments. */
+    static List<String> splitScript(Pattern statementEnd, String script) {
         List<String> out = new ArrayList<>();
-        for (String part : STATEMENT_END.split(script)) {
+        for (String part : statementEnd.split(script)) {
             String statement = part.lines().filter(l -> !l.trim().startsWith("--")).reduce("", (a, b) -> a + b + "\n").trim();
             if (!statement.isEmpty()) {
                 out.add(statement);
@@ -119,6 +124,11 @@ public final class MySqlFamilyDialect implements Dialect {
 
     @Override
     public void setList(PreparedStatement ps, int index, ListType type, Collection<?> values) throws SQLException {
+        setJsonList(ps, index, type, values);
+    }
+
+    /** Binds a list as JSON array text (SQLite reads it with json_each), or NULL. */
+    static void setJsonList(PreparedStatement ps, int index, ListType type, Collection<?> values) throws SQLException {
         if (values == null) {
             ps.setNull(index, Types.VARCHAR);
             return;

@@ -94,8 +94,14 @@ public final class PostgresDialect implements Dialect {
     @Override
     public List<Row> updateReturning(Connection c, SqlStatements sql, String name, String apply, Params choose, Params set)
             throws SQLException {
+        return updateReturningInOneStatement(this, c, sql, name, choose, set);
+    }
+
+    /** Runs {@code name}, a change with RETURNING, binding {@code choose} then {@code set}. */
+    static List<Row> updateReturningInOneStatement(Dialect dialect, Connection c, SqlStatements sql, String name,
+                                                   Params choose, Params set) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(sql.get(name))) {
-            set.bind(ps, choose.bind(ps, 1, this), this);
+            set.bind(ps, choose.bind(ps, 1, dialect), dialect);
             return rows(ps);
         }
     }
@@ -103,6 +109,12 @@ public final class PostgresDialect implements Dialect {
     /** {@code INSERT ... ON CONFLICT DO UPDATE ... WHERE} returns a row only when it took or kept the lease. */
     @Override
     public boolean acquireLeadership(Connection c, SqlStatements sql, String role, String holder, long termMillis)
+            throws SQLException {
+        return upsertLeadership(c, sql, role, holder, termMillis);
+    }
+
+    /** Runs leader_acquire.sql, an upsert that returns a row only when {@code holder} leads now. */
+    static boolean upsertLeadership(Connection c, SqlStatements sql, String role, String holder, long termMillis)
             throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(sql.get("leader_acquire"))) {
             ps.setString(1, role);

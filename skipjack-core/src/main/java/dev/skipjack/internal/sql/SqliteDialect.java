@@ -1,0 +1,147 @@
+package dev.skipjack.internal.sql;
+
+import dev.skipjack.Backend;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+import java.util.regex.Pattern;
+import javax.sql.DataSource;
+
+/**
+ * SQLite 3.35+ (RETURNING), through xerial sqlite-jdbc, used by the threads of one process. No row
+ * locks: the database has one write lock, and every write transaction takes it at its start
+ * ({@code BEGIN IMMEDIATE}), so a change is one conditional {@code UPDATE ... RETURNING} whose
+ * subquery picks the rows, as on PostgreSQL minus SKIP LOCKED. Statements bind PostgreSQL's
+ * parameter order through numbered parameters ({@code ?4}). Times are INTEGER epoch microseconds.
+ * The connections' settings (WAL, busy timeout, IMMEDIATE transactions, a database every connection
+ * shares) are checked at build, not set behind the application's back: see {@link SqliteSettings}.
+ */
+public final class SqliteDialect implements Dialect {
+
+    /** A migration script's statements end with ';' at the end of a line; comments are whole lines. */
+    private static final Pattern STATEMENT_END = Pattern.compile(";\\s*$", Pattern.MULTILINE);
+
+    /** SQLite's 'now' (millisecond resolution) as epoch microseconds, exact integer arithmetic. */
+    private static final String NOW_MICROS = "(CAST(ROUND((julianday('now') - 2440587.5) * 86400000) AS INTEGER) * 1000)";
+
+    SqliteDialect() {
+    }
+
+    @Override
+    public Backend backend() {
+        return Backend.SQLITE;
+    }
+
+    @Override
+    public String id() {
+        return "sqlite";
+    }
+
+    /** RETURNING on INSERT, UPDATE and DELETE; nothing else on the list. */
+    @Override
+    public Set<Capability> capabilities() {
+        return Set.copyOf(EnumSet.of(Capability.UPDATE_RETURNING, Capability.INSERT_RETURNING));
+    }
+
+    @Override
+    public char identifierQuote() {
+        return '"';
+    }
+
+    /** SQLite's 'now' is fixed per statement, not per transaction: both are the statement's time. */
+    @Override
+    public String transactionTime(long offsetMicros) {
+        return statementTime(offsetMicros);
+    }
+
+    @Override
+    public String statementTime(long offsetMicros) {
+        return offsetMicros == 0 ? NOW_MICROS : "(" + NOW_MICROS + " + " + offsetMicros + ")";
+    }
+
+    /** The JDBC driver runs one statement per call: a script runs statement by statement, in the migration's transaction. */
+    @Override
+    public List<String> scriptStatements(String script) {
+        return MySqlFamilyDialect.splitScript(STATEMENT_END, script);
+    }
+
+    /** The database file itself: SQLite names it {@code main}. */
+    @Override
+    public String defaultSchema(DataSource dataSource) {
+        return "main";
+    }
+
+    @Override
+    public void checkConnections(DataSource dataSource, String schema) {
+        SqliteSettings.check(dataSource, schema);
+    }
+
+    @Override
+    public void setList(PreparedStatement ps, int index, ListType type, Collection<?> values) throws SQLException {
+        MySqlFamilyDialect.setJsonList(ps, index, type, values);
+    }
+
+    /** Epoch microseconds, as stored. */
+    @Override
+    public void setInstant(PreparedStatement ps, int index, Instant value) throws SQLException {
+        if (value == null) {
+            ps.setNull(index, Types.BIGINT);
+        } else {
+            ps.setLong(index, Math.addExact(Math.multiplyExact(value.getEpochSecond(), 1_000_000L), value.getNano() / 1_000));
+        }
+    }
+
+    @Override
+    public Instant getInstant(ResultSet rs, int column) throws SQLException {
+        long micros = rs.getLong(column);
+        if (rs.wasNull()) {
+            return null;
+        }
+        return Instant.ofEpochSecond(Math.floorDiv(micros, 1_000_000L), Math.floorMod(micros, 1_000_000L) * 1_000L);
+    }
+
+    /** One statement, as on PostgreSQL: numbered parameters put the choosing ones first. */
+    @Override
+    public List<Row> updateReturning(Connection c, SqlStatements sql, String name, String apply, Params choose, Params set)
+            throws SQLException {
+        return PostgresDialect.updateReturningInOneStatement(this, c, sql, name, choose, set);
+    }
+
+    /** The same upsert as on PostgreSQL ({@code ON CONFLICT DO UPDATE ... WHERE ... RETURNING}). */
+    @Override
+    public boolean acquireLeadership(Connection c, SqlStatements sql, String role, String holder, long termMillis)
+            throws SQLException {
+        return PostgresDialect.upsertLeadership(c, sql, role, holder, termMillis);
+    }
+
+    /**
+     * No advisory locks: the lock is the database's write lock, which the transaction {@code c} is
+     * in took at its {@code BEGIN IMMEDIATE} (checked at build) and keeps until its commit, so two
+     * migrating clients run one after the other and the second finds the work done.
+     */
+    @Override
+    public <T> T underLock(Connection c, SqlStatements sql, String lockName, Transactions.Work<T> work)
+            throws SQLException {
+        return work.run(c);
+    }
+
+    /** SQLITE_BUSY and SQLITE_LOCKED, with their extended codes (e.g. BUSY_SNAPSHOT): another writer was in the way. */
+    @Override
+    public boolean isTransientConflict(SQLException e) {
+        int primary = e.getErrorCode() & 0xff;
+        return primary == 5 || primary == 6;
+    }
+
+    @Override
+    public String toString() {
+        return "SQLite";
+    }
+}

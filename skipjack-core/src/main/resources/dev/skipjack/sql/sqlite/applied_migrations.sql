@@ -1,0 +1,2 @@
+-- Versions already applied.
+SELECT version FROM {{migrations}}

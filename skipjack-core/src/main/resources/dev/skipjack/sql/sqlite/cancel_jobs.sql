@@ -1,0 +1,14 @@
+-- Operator cancel: ends jobs that have not finished and returns the ids and queues changed. A running
+-- lease-mode job is marked cancelled and loses its lease; its handler is not interrupted, but its
+-- outcome is then ignored because complete_jobs.sql and record_outcomes.sql only touch rows still
+-- 'running'. A job held by a running transactional job cannot be seen as running from here (its
+-- claim is uncommitted): it is cancelled as available and the job's own commit then finds it changed.
+-- Index: primary key.
+-- Parameters: ids (JSON array).
+UPDATE {{jobs}}
+SET state       = 'cancelled',
+    finished_at = {{now}},
+    lease_until = NULL
+WHERE id IN (SELECT value FROM json_each(?))
+  AND state IN ('scheduled', 'available', 'running', 'retryable')
+RETURNING id, queue

@@ -1,0 +1,6 @@
+-- One job by id, for inspection. Same columns as list_jobs.sql.
+-- Index: primary key.
+SELECT id, queue, kind, args, priority, state, run_at, attempt, max_attempts, errors,
+       claimed_by, lease_until, created_at, attempted_at, finished_at
+FROM {{jobs}}
+WHERE id = ?

@@ -1,0 +1,3 @@
+-- Records one applied migration.
+-- Parameters: version, name.
+INSERT INTO {{migrations}} (version, name) VALUES (?, ?)
