@@ -32,12 +32,24 @@ public enum TestBackend {
         this.url = url;
     }
 
-    /** The backends to run guarantee tests on: for {@code @MethodSource}/{@code @FieldSource}. */
+    /**
+     * The backends to run guarantee tests on: for {@code @MethodSource}/{@code @FieldSource}. The
+     * system property {@code skipjack.test.backends} (e.g. {@code postgresql}, or
+     * {@code postgresql,sqlite}) narrows them, for a second run on another server version.
+     */
     public static List<TestBackend> available() {
         List<TestBackend> out = new ArrayList<>(List.of(POSTGRESQL, MARIADB, SQLITE));
         String mysql = System.getenv("SKIPJACK_TEST_MYSQL_URL");
         if (mysql != null && !mysql.isBlank()) {
             out.add(MYSQL);
+        }
+        String only = System.getProperty("skipjack.test.backends", "").trim();
+        if (!only.isEmpty()) {
+            List<String> names = List.of(only.toUpperCase(java.util.Locale.ROOT).split("\\s*,\\s*"));
+            for (String name : names) {
+                valueOf(name); // an unknown name fails the run instead of silently running nothing
+            }
+            out.removeIf(b -> !names.contains(b.name()));
         }
         return out;
     }
