@@ -119,7 +119,7 @@ public final class ChaosCommand implements Callable<Integer> {
                 .kind(JobKind.of("chaos-poison", AuditedWorker.Work.class), KindOptions.defaults().withMaxAttempts(3))
                 .build();
         producer.migrate();
-        AuditTables audit = new AuditTables(names);
+        AuditTables audit = new AuditTables(producer.backend(), names);
         try (Connection c = ds.getConnection()) {
             audit.create(c);
         }
@@ -203,7 +203,7 @@ public final class ChaosCommand implements Callable<Integer> {
         }
         AuditReport report;
         try (Connection c = ds.getConnection()) {
-            report = new AuditChecker(names).check(c,
+            report = new AuditChecker(producer.backend(), names).check(c,
                     mode.equals("lease") ? AuditChecker.Mode.LEASE : AuditChecker.Mode.TRANSACTIONAL, enqueued);
         }
         out.println(report.summary());
