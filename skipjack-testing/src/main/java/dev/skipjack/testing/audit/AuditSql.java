@@ -45,7 +45,8 @@ final class AuditSql {
     String get(String name) {
         return rendered.computeIfAbsent(name, n -> names.render(read(resource(n)))
                 .replace("{{audit_executions}}", names.qualified("audit_executions"))
-                .replace("{{audit_faults}}", names.qualified("audit_faults")));
+                .replace("{{audit_faults}}", names.qualified("audit_faults"))
+                .replace("{{audit_connections}}", names.qualified("audit_connections")));
     }
 
     private String resource(String name) {

@@ -54,6 +54,35 @@ public final class AuditTables {
                 s.execute(get("audit_create_executions_index"));
             }
             s.execute(get("audit_create_faults"));
+            if (sql.has("audit_create_connections")) {
+                s.execute(get("audit_create_connections"));
+            }
+        }
+    }
+
+    /**
+     * The statement a worker's pool runs on each new connection (HikariCP's connectionInitSql) so
+     * that a driver killing connections can name the worker it hit ({@link #randomWorkerConnection}),
+     * or null where the dialect does not need one (PostgreSQL names connections by application name).
+     */
+    public String connectionInitSql(String worker) {
+        if (!sql.has("audit_record_connection")) {
+            return null;
+        }
+        if (!worker.matches("[A-Za-z0-9_.-]+")) {
+            throw new IllegalArgumentException("worker id '" + worker + "' must match [A-Za-z0-9_.-]+");
+        }
+        return get("audit_record_connection").replace("{{worker}}", "'" + worker + "'");
+    }
+
+    /** A server connection of a worker: its id and the worker that opened it. */
+    public record WorkerConnection(long id, String worker) {
+    }
+
+    /** One random open connection of this audit's workers (MySQL family), or null when there is none. */
+    public WorkerConnection randomWorkerConnection(Connection c) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(get("audit_pick_connection")); ResultSet rs = ps.executeQuery()) {
+            return rs.next() ? new WorkerConnection(rs.getLong(1), rs.getString(2)) : null;
         }
     }
 

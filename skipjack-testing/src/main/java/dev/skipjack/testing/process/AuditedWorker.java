@@ -2,6 +2,7 @@ package dev.skipjack.testing.process;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import dev.skipjack.Backend;
 import dev.skipjack.Job;
 import dev.skipjack.JobKind;
 import dev.skipjack.KindOptions;
@@ -76,6 +77,12 @@ public final class AuditedWorker {
         if (o.jdbcUrl.startsWith("jdbc:postgresql:")) {
             // Lets the driver find this run's worker connections in pg_stat_activity.
             config.addDataSourceProperty("ApplicationName", o.fullApplicationName());
+        } else if (o.jdbcUrl.startsWith("jdbc:mariadb:") || o.jdbcUrl.startsWith("jdbc:mysql:")) {
+            // The MySQL family's process list names no application: each connection records its
+            // id under this worker in the audit (created before workers start) instead. MySQL and
+            // MariaDB share the audit's SQL, so either backend gives the same statement.
+            config.setConnectionInitSql(new AuditTables(Backend.MARIADB, new TableNames(o.schema, "skipjack_"))
+                    .connectionInitSql(o.workerId));
         }
         HikariDataSource ds = new HikariDataSource(config);
         long pid = ProcessHandle.current().pid();
