@@ -1,8 +1,5 @@
 package dev.skipjack;
 
-import dev.skipjack.internal.sql.TableNames;
-import dev.skipjack.support.DatabaseTest;
-import dev.skipjack.testing.audit.AuditChecker;
 import dev.skipjack.testing.audit.AuditChecker.Mode;
 import dev.skipjack.testing.audit.AuditReport;
 import dev.skipjack.testing.audit.AuditTables;
@@ -11,15 +8,17 @@ import org.junit.jupiter.api.Test;
 
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The audit checker must be able to fail: each test crafts a jobs table and an audit with exactly
- * one kind of violation (or one the checker must accept) and asserts the checker names it.
+ * one kind of violation (or one the checker must accept) and asserts the checker names it. Runs on
+ * every backend: each has its own audit SQL.
  */
-class AuditCheckerTest extends AuditedDatabaseTest {
+class AuditCheckerTest extends AuditedEveryBackendTest {
 
     private List<Long> ids;
     private AuditTables audit;
@@ -29,14 +28,11 @@ class AuditCheckerTest extends AuditedDatabaseTest {
         Skipjack producer = client(builder().kind(JobKind.of("audit", Object.class)));
         ids = producer.enqueueAll(List.of(JobRequest.of("audit", 1), JobRequest.of("audit", 2),
                 JobRequest.of("audit", 3), JobRequest.of("audit", 4), JobRequest.of("audit", 5)));
-        audit = new AuditTables(new TableNames(schema, "skipjack_"));
-        try (Connection c = dataSource.getConnection()) {
-            audit.create(c);
-        }
-        execute("UPDATE " + jobsTable() + " SET state = 'completed', attempt = 1, finished_at = now()");
+        audit = auditTables();
+        createAudit();
+        execute("UPDATE " + jobsTable() + " SET state = 'completed', attempt = 1, finished_at = " + nowPlus(Duration.ZERO));
         for (long id : ids) {
-            execute("INSERT INTO " + audit.executionsTable() + " (job_id, attempt, worker, pid, started_at, finished_at)"
-                    + " VALUES (" + id + ", 1, 'w1', 1, now() - interval '2 seconds', now() - interval '1 second')");
+            execution(id, 1, "w1", 1, Duration.ofSeconds(-2), Duration.ofSeconds(-1));
         }
     }
 
@@ -76,7 +72,7 @@ class AuditCheckerTest extends AuditedDatabaseTest {
 
     @Test
     void unfinishedJobIsStuck() throws SQLException {
-        execute("UPDATE " + jobsTable() + " SET state = 'running', finished_at = NULL, lease_until = now()"
+        execute("UPDATE " + jobsTable() + " SET state = 'running', finished_at = NULL, lease_until = " + nowPlus(Duration.ZERO)
                 + " WHERE id = " + ids.get(2));
         AuditReport r = check(Mode.LEASE, 5);
         assertThat(r.stuck()).isEqualTo(1);
@@ -125,8 +121,7 @@ class AuditCheckerTest extends AuditedDatabaseTest {
 
     @Test
     void twoExecutionsOfTheSameAttemptAreNeverExplained() throws SQLException {
-        execute("INSERT INTO " + audit.executionsTable() + " (job_id, attempt, worker, pid, started_at, finished_at)"
-                + " VALUES (" + ids.get(4) + ", 1, 'w2', 2, now() - interval '10 seconds', now() - interval '9 seconds')");
+        execution(ids.get(4), 1, "w2", 2, Duration.ofSeconds(-10), Duration.ofSeconds(-9));
         try (Connection c = dataSource.getConnection()) {
             audit.recordFault(c, "*", "restart");
         }
@@ -139,7 +134,7 @@ class AuditCheckerTest extends AuditedDatabaseTest {
     void executionsOfOneJobAtTheSameTimeAreOverlappingLeases() throws SQLException {
         rescuedAndRunAgain(ids.get(0));
         // The second execution began before the first had finished.
-        execute("UPDATE " + audit.executionsTable() + " SET started_at = now() - interval '1500 milliseconds'"
+        execute("UPDATE " + audit.executionsTable() + " SET started_at = " + nowPlus(Duration.ofMillis(-1500))
                 + " WHERE job_id = " + ids.get(0) + " AND attempt = 2");
         try (Connection c = dataSource.getConnection()) {
             audit.recordFault(c, "w1", "killed");
@@ -168,29 +163,36 @@ class AuditCheckerTest extends AuditedDatabaseTest {
 
     @Test
     void recoveryTimeIsMeasuredFromTheKillToTheRescue() throws SQLException {
-        try (Connection c = dataSource.getConnection()) {
-            audit.recordFault(c, "w1", "killed");
-        }
-        execute("UPDATE " + jobsTable() + " SET attempt = 2, errors = jsonb_build_array(jsonb_build_object("
-                + "'attempt', 1, 'class', 'LeaseExpired', 'worker', 'w1', 'at', clock_timestamp() + interval '7 seconds'))"
-                + " WHERE id = " + ids.get(0));
+        // Killed at midnight UTC, rescued 7 s later (the rescuer's entry names the dead worker).
+        execute("INSERT INTO " + table("skipjack_audit_faults") + " (worker, kind, at) VALUES ('w1', 'killed', "
+                + switch (backend) {
+                    case POSTGRESQL -> "timestamptz '2026-01-01 00:00:00+00'";
+                    case SQLITE -> "1767225600000000";
+                    default -> "'2026-01-01 00:00:00'";
+                } + ")");
+        execute("UPDATE " + jobsTable() + " SET attempt = 2, errors = '[{\"attempt\": 1, \"class\": \"LeaseExpired\","
+                + " \"worker\": \"w1\", \"at\": \"2026-01-01T00:00:07.000Z\"}]' WHERE id = " + ids.get(0));
         execute("INSERT INTO " + audit.executionsTable() + " (job_id, attempt, worker, pid) VALUES ("
                 + ids.get(0) + ", 2, 'w2', 2)");
         AuditReport r = check(Mode.LEASE, 5);
-        assertThat(r.recoveryMaxSeconds()).isBetween(6.5, 7.5);
+        assertThat(r.recoveryMaxSeconds()).isEqualTo(7.0);
     }
 
     /** Attempt 1 by w1 ran, then the job was rescued and attempt 2 by w2 ran and completed it. */
     private void rescuedAndRunAgain(long id) {
         execute("UPDATE " + jobsTable() + " SET attempt = 2, errors = '[{\"attempt\": 1, \"class\": \"LeaseExpired\"}]'"
                 + " WHERE id = " + id);
-        execute("INSERT INTO " + audit.executionsTable() + " (job_id, attempt, worker, pid, started_at, finished_at)"
-                + " VALUES (" + id + ", 2, 'w2', 2, now() - interval '500 milliseconds', now())");
+        execution(id, 2, "w2", 2, Duration.ofMillis(-500), Duration.ZERO);
     }
 
-    private AuditReport check(Mode mode, long enqueued) throws SQLException {
-        try (Connection c = dataSource.getConnection()) {
-            return new AuditChecker(new TableNames(schema, "skipjack_")).check(c, mode, enqueued);
-        }
+    /** An audit row of attempt {@code attempt} by {@code worker} that ran from now+started to now+finished. */
+    private void execution(long id, int attempt, String worker, int pid, Duration started, Duration finished) {
+        execute("INSERT INTO " + audit.executionsTable() + " (job_id, attempt, worker, pid, started_at, finished_at)"
+                + " VALUES (" + id + ", " + attempt + ", '" + worker + "', " + pid + ", " + nowPlus(started) + ", "
+                + nowPlus(finished) + ")");
+    }
+
+    private AuditReport check(Mode mode, long enqueued) {
+        return checkAudit(mode, enqueued);
     }
 }

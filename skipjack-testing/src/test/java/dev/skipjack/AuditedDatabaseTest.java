@@ -18,7 +18,7 @@ public abstract class AuditedDatabaseTest extends DatabaseTest {
 
     /** The execution audit of this test's schema (RELIABILITY.md), written by audit handlers. */
     protected AuditTables auditTables() {
-        return new AuditTables(new TableNames(schema, "skipjack_"));
+        return new AuditTables(backend().backend(), new TableNames(schema, "skipjack_"));
     }
 
     protected void createAudit() {
@@ -46,7 +46,7 @@ public abstract class AuditedDatabaseTest extends DatabaseTest {
     /** Runs the independent audit checker over this test's schema. */
     protected AuditReport checkAudit(AuditChecker.Mode mode, long enqueued) {
         try (Connection c = dataSource.getConnection()) {
-            return new AuditChecker(new TableNames(schema, "skipjack_")).check(c, mode, enqueued);
+            return new AuditChecker(backend().backend(), new TableNames(schema, "skipjack_")).check(c, mode, enqueued);
         } catch (SQLException e) {
             throw new IllegalStateException(e);
         }

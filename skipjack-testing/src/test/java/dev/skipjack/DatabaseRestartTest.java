@@ -81,7 +81,7 @@ class DatabaseRestartTest {
         TableNames names = new TableNames(schema, "skipjack_");
         Skipjack producer = Skipjack.builder(dataSource).schema(schema).kind(JobKind.of("audit", AuditedWorker.Work.class)).build();
         producer.migrate();
-        AuditTables audit = new AuditTables(names);
+        AuditTables audit = new AuditTables(Backend.POSTGRESQL, names);
         try (Connection c = dataSource.getConnection()) {
             audit.create(c);
         }
@@ -109,7 +109,7 @@ class DatabaseRestartTest {
         }
         AuditReport report;
         try (Connection c = dataSource.getConnection()) {
-            report = new AuditChecker(names).check(c, auditMode, JOBS + 200);
+            report = new AuditChecker(Backend.POSTGRESQL, names).check(c, auditMode, JOBS + 200);
         }
         assertThat(report.ok()).as(report.summary()).isTrue();
         System.out.println("fault 2 (" + mode + "): " + report.summary());

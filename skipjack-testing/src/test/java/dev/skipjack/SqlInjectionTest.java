@@ -53,7 +53,7 @@ class SqlInjectionTest extends DatabaseTest {
             assertThatThrownBy(() -> Skipjack.builder(dataSource).schema(p)).as(p).isInstanceOf(InvalidIdentifierException.class);
             assertThatThrownBy(() -> Skipjack.builder(dataSource).tablePrefix(p)).as(p).isInstanceOf(InvalidIdentifierException.class);
             assertThatThrownBy(() -> Skipjack.migrationSql(p, "skipjack_")).as(p).isInstanceOf(InvalidIdentifierException.class);
-            assertThatThrownBy(() -> new AuditTables(new TableNames(schema, p))).as(p).isInstanceOf(InvalidIdentifierException.class);
+            assertThatThrownBy(() -> new AuditTables(Backend.POSTGRESQL, new TableNames(schema, p))).as(p).isInstanceOf(InvalidIdentifierException.class);
             assertThatThrownBy(() -> EnqueueOptions.defaults().withQueue(p)).as(p).isInstanceOf(InvalidOptionException.class);
             assertThatThrownBy(() -> QueueOptions.of(p, 1)).as(p).isInstanceOf(InvalidConfigurationException.class).hasFieldOrPropertyWithValue("option", "queue(name)");
             assertThatThrownBy(() -> JobKind.of(p, Text.class)).as(p).isInstanceOf(InvalidConfigurationException.class).hasFieldOrPropertyWithValue("option", "kind");

@@ -6,11 +6,14 @@ import java.net.URI;
 import java.net.URISyntaxException;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Locale;
 
 /**
  * A database named the way users have it at hand, turned into what the JDBC driver wants. Accepts
- * {@code jdbc:sqlite:...} with Skipjack's required settings added, {@code jdbc:postgresql://...} unchanged and the libpq/Heroku form
+ * {@code jdbc:sqlite:...} with Skipjack's required settings added, {@code jdbc:postgresql://...},
+ * {@code jdbc:mariadb://...} and {@code jdbc:mysql://...} unchanged (the MariaDB driver, which the CLI
+ * carries, speaks to both) and the libpq/Heroku form
  * {@code postgres://user:password@host:port/database?params} (also {@code postgresql://}),
  * whose credentials are taken out of the URL and passed as connection properties.
  *
@@ -20,13 +23,15 @@ import java.util.Locale;
  */
 public record DatabaseUrl(String jdbcUrl, String user, String password) {
 
-    private static final String JDBC_PREFIX = "jdbc:postgresql:";
+    /** JDBC URLs passed to their driver unchanged. */
+    private static final List<String> JDBC_PREFIXES = List.of("jdbc:postgresql:", "jdbc:mariadb:", "jdbc:mysql:");
     private static final String SQLITE_PREFIX = "jdbc:sqlite:";
     /** The settings Skipjack requires of SQLite connections (docs/backends.md), added where the URL sets none. */
     private static final String[][] SQLITE_SETTINGS = {
             {"journal_mode", "WAL"}, {"busy_timeout", "10000"}, {"transaction_mode", "IMMEDIATE"}};
     private static final String ACCEPTED_FORMS = "use jdbc:postgresql://host:port/database,"
-            + " postgres://user:password@host:port/database or jdbc:sqlite:/path/to/file.db";
+            + " postgres://user:password@host:port/database, jdbc:mariadb://host:port/database (or jdbc:mysql:)"
+            + " or jdbc:sqlite:/path/to/file.db";
 
     /** Whether this is a SQLite database (a file, or a shared in-memory one). */
     public boolean isSqlite() {
@@ -58,7 +63,7 @@ public record DatabaseUrl(String jdbcUrl, String user, String password) {
         }
         String trimmed = url.trim();
         String lower = trimmed.toLowerCase(Locale.ROOT);
-        if (lower.startsWith(JDBC_PREFIX)) {
+        if (JDBC_PREFIXES.stream().anyMatch(lower::startsWith)) {
             // The driver understands its own URLs best, including forms URI would reject (multiple hosts).
             return new DatabaseUrl(trimmed, null, null);
         }
@@ -67,7 +72,7 @@ public record DatabaseUrl(String jdbcUrl, String user, String password) {
         }
         if (lower.startsWith("jdbc:")) {
             throw new IllegalArgumentException("unsupported database URL " + redact(trimmed)
-                    + ": Skipjack's CLI works with PostgreSQL and SQLite; " + ACCEPTED_FORMS);
+                    + ": Skipjack's CLI works with PostgreSQL, MariaDB/MySQL and SQLite; " + ACCEPTED_FORMS);
         }
         if (lower.startsWith("postgres://") || lower.startsWith("postgresql://")) {
             return fromLibpqUrl(trimmed);

@@ -84,10 +84,17 @@ class DatabaseUrlTest {
     }
 
     @Test
+    void mariaDbAndMySqlJdbcUrlsGoToTheDriverUnchanged() {
+        assertThat(DatabaseUrl.parse("jdbc:mariadb://db:3306/orders?user=app").jdbcUrl())
+                .isEqualTo("jdbc:mariadb://db:3306/orders?user=app");
+        assertThat(DatabaseUrl.parse("jdbc:mysql://db/orders").jdbcUrl()).isEqualTo("jdbc:mysql://db/orders");
+    }
+
+    @Test
     void otherDatabasesAreRefusedByName() {
-        assertThatThrownBy(() -> DatabaseUrl.parse("jdbc:mysql://db/orders"))
+        assertThatThrownBy(() -> DatabaseUrl.parse("jdbc:oracle:thin:@db:1521/orders"))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("PostgreSQL and SQLite");
+                .hasMessageContaining("PostgreSQL, MariaDB/MySQL and SQLite");
         assertThatThrownBy(() -> DatabaseUrl.parse("mysql://app:s3cret@db/orders"))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("unsupported database URL mysql://app:***@db/orders")

@@ -1,5 +1,6 @@
 package dev.skipjack.lab;
 
+import dev.skipjack.Backend;
 import dev.skipjack.JobKind;
 import dev.skipjack.JobRequest;
 import dev.skipjack.KindOptions;
@@ -40,15 +41,19 @@ import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
 
 /**
- * {@code skipjack-lab chaos}: the long fault mix of RELIABILITY.md against any PostgreSQL. Worker JVMs
+ * {@code skipjack-lab chaos}: the long fault mix of RELIABILITY.md against any PostgreSQL or
+ * MariaDB/MySQL server. Worker JVMs
  * with Skipjack's default settings drain a steady stream of jobs (1% poison) while worker JVMs are
  * SIGKILLed and replaced and worker connections are terminated at random; afterwards the
  * independent audit checker judges the run and a RESULT line sums it up. Exits 1 on a violation.
+ * Not on SQLite: several worker JVMs on one database file are outside its one-process model
+ * (docs/backends.md).
  */
 @Command(name = "chaos", mixinStandardHelpOptions = true,
         description = {"Runs jobs under injected faults and checks the audit: nothing lost, no unexplained duplicate.",
                 "Kills worker JVMs (and starts replacements) and terminates their connections at random.",
-                "Uses schema 'skipjack_chaos' (or --schema), which it DROPS and recreates first.",
+                "Uses schema 'skipjack_chaos' (or --schema; on MariaDB/MySQL a database), which it DROPS and recreates first.",
+                "PostgreSQL or MariaDB/MySQL; not SQLite (one process per database file).",
                 "Without --url or SKIPJACK_DATABASE_URL, runs on an embedded PostgreSQL."})
 public final class ChaosCommand implements Callable<Integer> {
 
@@ -82,7 +87,8 @@ public final class ChaosCommand implements Callable<Integer> {
     private int killEverySeconds;
 
     @Option(names = "--terminate-every", defaultValue = "2", paramLabel = "SECONDS",
-            description = "pg_terminate_backend a random worker connection this often (default: ${DEFAULT-VALUE}).")
+            description = "Terminate a random worker connection this often (pg_terminate_backend; KILL CONNECTION on"
+                    + " MariaDB/MySQL) (default: ${DEFAULT-VALUE}).")
     private int terminateEverySeconds;
 
     @Option(names = "--seed", paramLabel = "N", description = "Random seed, to repeat a run's choices.")
@@ -111,15 +117,22 @@ public final class ChaosCommand implements Callable<Integer> {
         TableNames names = new TableNames(schema, "skipjack_"); // validates before the DROP below
         long seedValue = seed != null ? seed : System.nanoTime();
         Random random = new Random(seedValue);
-        try (Connection c = ds.getConnection(); Statement s = c.createStatement()) {
-            s.execute("DROP SCHEMA IF EXISTS " + names.quotedSchema() + " CASCADE");
-        }
         Skipjack producer = Skipjack.builder(ds).schema(schema)
                 .kind(JobKind.of("chaos", AuditedWorker.Work.class))
                 .kind(JobKind.of("chaos-poison", AuditedWorker.Work.class), KindOptions.defaults().withMaxAttempts(3))
                 .build();
+        Backend backend = producer.backend();
+        if (backend == Backend.SQLITE) {
+            throw new CliException("chaos runs worker JVMs against one database, and SQLite is one process per"
+                    + " database file (docs/backends.md): use PostgreSQL or MariaDB/MySQL");
+        }
+        try (Connection c = ds.getConnection(); Statement s = c.createStatement()) {
+            s.execute(backend == Backend.POSTGRESQL
+                    ? "DROP SCHEMA IF EXISTS " + names.quotedSchema() + " CASCADE"
+                    : "DROP DATABASE IF EXISTS " + names.quotedWith('`').quotedSchema());
+        }
         producer.migrate();
-        AuditTables audit = new AuditTables(names);
+        AuditTables audit = new AuditTables(producer.backend(), names);
         try (Connection c = ds.getConnection()) {
             audit.create(c);
         }
@@ -177,7 +190,7 @@ public final class ChaosCommand implements Callable<Integer> {
                 nextKill = now + TimeUnit.SECONDS.toNanos(killEverySeconds);
             }
             if (now > nextTerminate) {
-                terminated += terminateOne(ds, schema);
+                terminated += backend == Backend.POSTGRESQL ? terminateOne(ds, schema) : killOneConnection(ds, audit);
                 nextTerminate = now + TimeUnit.SECONDS.toNanos(terminateEverySeconds);
             }
             if (now > nextReport) {
@@ -203,7 +216,7 @@ public final class ChaosCommand implements Callable<Integer> {
         }
         AuditReport report;
         try (Connection c = ds.getConnection()) {
-            report = new AuditChecker(names).check(c,
+            report = new AuditChecker(producer.backend(), names).check(c,
                     mode.equals("lease") ? AuditChecker.Mode.LEASE : AuditChecker.Mode.TRANSACTIONAL, enqueued);
         }
         out.println(report.summary());
@@ -245,6 +258,28 @@ public final class ChaosCommand implements Callable<Integer> {
                 rs.next();
                 return rs.getInt(1);
             }
+        }
+    }
+
+    /**
+     * Kills one random connection of this run's workers on MariaDB/MySQL (each worker connection
+     * recorded its id in the audit) and records the fault against its worker: a handler whose
+     * write committed just before the kill sees an error, and its job runs again. Returns how
+     * many it killed (0 or 1).
+     */
+    private static int killOneConnection(DataSource ds, AuditTables audit) throws SQLException {
+        try (Connection c = ds.getConnection()) {
+            AuditTables.WorkerConnection victim = audit.randomWorkerConnection(c);
+            if (victim == null) {
+                return 0;
+            }
+            try (Statement s = c.createStatement()) {
+                s.execute("KILL CONNECTION " + victim.id());
+            } catch (SQLException gone) {
+                return 0; // it closed between the two statements (unknown thread id)
+            }
+            audit.recordFault(c, victim.worker(), "terminated");
+            return 1;
         }
     }
 

@@ -1,9 +1,11 @@
 package dev.skipjack.lab;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 import java.io.PrintWriter;
+import java.nio.file.Path;
 import java.io.StringWriter;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -70,5 +72,14 @@ class SkipjackLabTest {
 
         assertThat(exitCode).isEqualTo(2);
         assertThat(err.toString()).contains("unknown workload 'drian'");
+    }
+
+    @Test
+    void chaosRefusesSqliteBeforeItStartsAWorker(@TempDir Path dir) {
+        int exitCode = execute("chaos", "--minutes", "0.1", "--url", "jdbc:sqlite:" + dir.resolve("chaos.db"));
+
+        assertThat(exitCode).isNotZero();
+        assertThat(err.toString()).contains("SQLite is one process per database file");
+        assertThat(out.toString()).doesNotContain("worker JVMs x");
     }
 }

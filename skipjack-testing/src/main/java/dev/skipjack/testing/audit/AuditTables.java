@@ -1,25 +1,36 @@
 package dev.skipjack.testing.audit;
 
+import dev.skipjack.Backend;
+import dev.skipjack.internal.sql.DatabaseDetector;
 import dev.skipjack.internal.sql.TableNames;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.sql.ResultSet;
 import java.sql.Statement;
-import java.sql.Timestamp;
+import java.sql.Types;
+import javax.sql.DataSource;
 
 /**
  * The execution audit that fault tests and the chaos command keep beside the jobs table: who ran
  * which attempt of which job and when, and which faults the driver injected. It lives in the same
  * schema, under the same prefix, as the jobs it audits; it is test and diagnostics equipment, not
- * part of Skipjack's schema.
+ * part of Skipjack's schema. Its SQL is per backend ({@link AuditSql}); times are stored as the
+ * jobs table stores them on that backend, so the checks compare them with the jobs' own times.
  */
 public final class AuditTables {
 
     private final AuditSql sql;
 
-    public AuditTables(TableNames names) {
-        this.sql = new AuditSql("postgres", names);
+    /** The audit of the jobs under {@code names} on {@code backend}. */
+    public AuditTables(Backend backend, TableNames names) {
+        this.sql = new AuditSql(backend, names);
+    }
+
+    /** The audit of the jobs under {@code names} in the database {@code dataSource} leads to (detected as Skipjack detects it). */
+    public static AuditTables detect(DataSource dataSource, TableNames names) {
+        return new AuditTables(DatabaseDetector.detect(dataSource).backend(), names);
     }
 
     /** A rendered statement of the audit. */
@@ -32,12 +43,54 @@ public final class AuditTables {
         return sql.names().qualified("audit_executions");
     }
 
-    /** Creates the audit tables if they do not exist. */
+    /**
+     * Creates the audit tables if they do not exist. The executions index is a statement of its own
+     * where the dialect can create it idempotently; the MySQL family declares it in the table.
+     */
     public void create(Connection c) throws SQLException {
         try (Statement s = c.createStatement()) {
             s.execute(get("audit_create_executions"));
-            s.execute(get("audit_create_executions_index"));
+            if (sql.has("audit_create_executions_index")) {
+                s.execute(get("audit_create_executions_index"));
+            }
             s.execute(get("audit_create_faults"));
+            if (sql.has("audit_create_connections")) {
+                s.execute(get("audit_create_connections"));
+            }
+        }
+    }
+
+    /**
+     * The statement a worker's pool runs on each new connection (HikariCP's connectionInitSql) so
+     * that a driver killing connections can name the worker it hit ({@link #randomWorkerConnection}),
+     * or null where the dialect does not need one (PostgreSQL names connections by application name).
+     */
+    public String connectionInitSql(String worker) {
+        if (!sql.has("audit_record_connection")) {
+            return null;
+        }
+        if (!worker.matches("[A-Za-z0-9_.-]+")) {
+            throw new IllegalArgumentException("worker id '" + worker + "' must match [A-Za-z0-9_.-]+");
+        }
+        return get("audit_record_connection").replace("{{worker}}", "'" + worker + "'");
+    }
+
+    /** A server connection of a worker: its id and the worker that opened it. */
+    public record WorkerConnection(long id, String worker) {
+    }
+
+    /** One random open connection of this audit's workers (MySQL family), or null when there is none. */
+    public WorkerConnection randomWorkerConnection(Connection c) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(get("audit_pick_connection")); ResultSet rs = ps.executeQuery()) {
+            return rs.next() ? new WorkerConnection(rs.getLong(1), rs.getString(2)) : null;
+        }
+    }
+
+    /** The database clock now, in epoch microseconds (to pass to {@link #recordExecution}). */
+    public long databaseNowMicros(Connection c) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(get("audit_now_micros")); ResultSet rs = ps.executeQuery()) {
+            rs.next();
+            return rs.getLong(1);
         }
     }
 
@@ -45,17 +98,22 @@ public final class AuditTables {
      * Records one execution on {@code c} (in transactional mode, the job's own connection, so the
      * row commits or rolls back with the job).
      *
-     * @param startedAt database time the execution began, or null for the transaction's now() (in a job's
-     *                  transaction: its claim time)
+     * @param startedAtMicros database time the execution began in epoch microseconds, or null for the
+     *                        database's now (on PostgreSQL the transaction's: in a job's transaction its
+     *                        claim time; elsewhere the statement's)
      */
-    public void recordExecution(Connection c, long jobId, int attempt, String worker, long pid, Timestamp startedAt)
+    public void recordExecution(Connection c, long jobId, int attempt, String worker, long pid, Long startedAtMicros)
             throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(get("audit_record_execution"))) {
             ps.setLong(1, jobId);
             ps.setInt(2, attempt);
             ps.setString(3, worker);
             ps.setLong(4, pid);
-            ps.setTimestamp(5, startedAt);
+            if (startedAtMicros == null) {
+                ps.setNull(5, Types.BIGINT);
+            } else {
+                ps.setLong(5, startedAtMicros);
+            }
             ps.executeUpdate();
         }
     }

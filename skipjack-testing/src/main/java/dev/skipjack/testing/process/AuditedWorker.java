@@ -2,6 +2,7 @@ package dev.skipjack.testing.process;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import dev.skipjack.Backend;
 import dev.skipjack.Job;
 import dev.skipjack.JobKind;
 import dev.skipjack.KindOptions;
@@ -17,7 +18,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Timestamp;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -37,7 +37,11 @@ import java.util.concurrent.ThreadLocalRandom;
  * (ignores interrupts past its timeout for 3 s) and {@code poison-error} (throws an
  * {@link Error}). No poison kind writes an audit row.
  *
- * <p>Mode {@code naive} runs the hand-rolled claimer the harness must catch instead; mode
+ * <p>Runs on PostgreSQL and the MySQL family (the URL's driver must be on the class path; the
+ * backend is detected as Skipjack detects it). SQLite is one process by design (docs/backends.md),
+ * so no test runs worker JVMs on it.
+ *
+ * <p>Mode {@code naive} (PostgreSQL only) runs the hand-rolled claimer the harness must catch instead; mode
  * {@code two-phase} runs only the two-phase kind {@code pay} of TwoPhaseCommitTest, halting the
  * JVM at its crash point.
  *
@@ -70,8 +74,16 @@ public final class AuditedWorker {
         config.setUsername(o.user);
         config.setPassword(System.getenv(PASSWORD_ENV));
         config.setMaximumPoolSize(o.concurrency + 6);
-        // Lets the driver find this run's worker connections in pg_stat_activity.
-        config.addDataSourceProperty("ApplicationName", o.fullApplicationName());
+        if (o.jdbcUrl.startsWith("jdbc:postgresql:")) {
+            // Lets the driver find this run's worker connections in pg_stat_activity.
+            config.addDataSourceProperty("ApplicationName", o.fullApplicationName());
+        } else if (o.jdbcUrl.startsWith("jdbc:mariadb:") || o.jdbcUrl.startsWith("jdbc:mysql:")) {
+            // The MySQL family's process list names no application: each connection records its
+            // id under this worker in the audit (created before workers start) instead. MySQL and
+            // MariaDB share the audit's SQL, so either backend gives the same statement.
+            config.setConnectionInitSql(new AuditTables(Backend.MARIADB, new TableNames(o.schema, "skipjack_"))
+                    .connectionInitSql(o.workerId));
+        }
         HikariDataSource ds = new HikariDataSource(config);
         long pid = ProcessHandle.current().pid();
 
@@ -109,24 +121,24 @@ public final class AuditedWorker {
 
     private static void auditedKinds(Skipjack.Builder builder, HikariDataSource ds, WorkerOptions o, long pid)
             throws SQLException {
-        AuditTables audit = new AuditTables(new TableNames(o.schema, "skipjack_"));
+        AuditTables audit = AuditTables.detect(ds, new TableNames(o.schema, "skipjack_"));
         String workerId = o.workerId;
         if (o.mode.equals("transactional")) {
             builder.transactionalHandler(JobKind.of(o.kind, Work.class), (job, tx) -> {
                 pause(o);
-                // started_at null: the audit uses the job transaction's now(), the claim time.
+                // started_at null: the audit uses the database's now (on PostgreSQL the job transaction's, the claim time).
                 audit.recordExecution(tx, job.id(), job.attempt(), workerId, pid, null);
                 return Outcome.complete();
             });
         } else {
             // Database time without a round trip per job: a handler blocked in a query when a
             // partition starts would swallow the interrupt that stops it (see NetworkFaultTest).
-            long clockOffsetMillis;
+            long clockOffsetMicros;
             try (Connection c = ds.getConnection()) {
-                clockOffsetMillis = databaseNow(c).getTime() - System.currentTimeMillis();
+                clockOffsetMicros = audit.databaseNowMicros(c) - System.currentTimeMillis() * 1_000;
             }
             builder.handler(JobKind.of(o.kind, Work.class), job -> {
-                Timestamp startedAt = new Timestamp(System.currentTimeMillis() + clockOffsetMillis);
+                long startedAt = System.currentTimeMillis() * 1_000 + clockOffsetMicros;
                 pause(o);
                 try (Connection c = ds.getConnection()) {
                     audit.recordExecution(c, job.id(), job.attempt(), workerId, pid, startedAt);
@@ -152,13 +164,6 @@ public final class AuditedWorker {
         builder.handler(JobKind.of("poison-error", Work.class), poison, job -> {
             throw new StackOverflowError("poison job " + job.id() + " throws an Error");
         });
-    }
-
-    private static Timestamp databaseNow(Connection c) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("SELECT clock_timestamp()"); ResultSet rs = ps.executeQuery()) {
-            rs.next();
-            return rs.getTimestamp(1);
-        }
     }
 
     private static void pause(WorkerOptions o) throws InterruptedException {
@@ -232,7 +237,7 @@ public final class AuditedWorker {
      * statements with no lock between. Used only as the control that shows the harness can fail.
      */
     private static void runNaive(HikariDataSource ds, WorkerOptions o, long pid) throws InterruptedException {
-        AuditTables audit = new AuditTables(new TableNames(o.schema, "skipjack_"));
+        AuditTables audit = AuditTables.detect(ds, new TableNames(o.schema, "skipjack_"));
         String workerId = o.workerId;
         int batch = o.batch;
         String jobs = "\"" + o.schema + "\".skipjack_jobs";

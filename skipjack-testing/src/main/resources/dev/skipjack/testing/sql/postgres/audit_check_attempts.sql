@@ -3,7 +3,7 @@
 -- (workloads checked this way do not snooze); no entry names an attempt the job never reached,
 -- and no audit row names one either.
 -- Index: none for the jobs scan; audit_executions_job_idx for the audit probe. Run once after a test.
-SELECT count(*), (array_agg(j.id ORDER BY j.id))[1:10]
+SELECT count(*), array_to_string((array_agg(j.id ORDER BY j.id))[1:10], ', ')
 FROM {{jobs}} j
 WHERE (j.state = 'completed' AND jsonb_array_length(j.errors) <> j.attempt - 1)
    OR (j.state = 'discarded' AND jsonb_array_length(j.errors) <> j.attempt)

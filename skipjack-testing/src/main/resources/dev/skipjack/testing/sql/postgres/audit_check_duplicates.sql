@@ -24,5 +24,5 @@ WITH extra AS (
 )
 SELECT count(*) FILTER (WHERE explained),
        count(*) FILTER (WHERE NOT explained),
-       (array_agg(job_id ORDER BY job_id) FILTER (WHERE NOT explained))[1:10]
+       array_to_string((array_agg(job_id ORDER BY job_id) FILTER (WHERE NOT explained))[1:10], ', ')
 FROM judged
