@@ -15,8 +15,8 @@ import java.util.regex.Pattern;
 /**
  * A database named the way users have it at hand, turned into what the JDBC driver wants. Accepts
  * {@code jdbc:sqlite:...} with Skipjack's required settings added, {@code jdbc:postgresql://...}
- * and {@code jdbc:mariadb://...} unchanged, {@code jdbc:mysql://...} with the MariaDB driver's
- * {@code permitMysqlScheme} added (the CLI ships that driver only), and the URL forms
+ * unchanged, {@code jdbc:mariadb://...} and {@code jdbc:mysql://...} as the MariaDB driver (the
+ * only one the CLI ships) needs them ({@link #forMariaDbDriver}), and the URL forms
  * {@code postgres://user:password@host:port/database?params} (libpq/Heroku; also
  * {@code postgresql://}), {@code mariadb://...} and {@code mysql://...}, whose credentials are taken
  * out of the URL and passed as connection properties.
@@ -34,6 +34,9 @@ public record DatabaseUrl(String jdbcUrl, String user, String password) {
     /** The MariaDB driver takes {@code jdbc:mysql:} URLs only with this option (Connector/J 3.0+). */
     private static final String PERMIT_MYSQL_SCHEME = "permitMysqlScheme";
     /** The database of a MariaDB/MySQL JDBC URL: the path after the host list, before any options. */
+    /** The host of a one-host MariaDB/MySQL JDBC URL when it is the loopback interface. */
+    private static final Pattern MYSQL_FAMILY_LOOPBACK =
+            Pattern.compile("(?i)^jdbc:(?:mariadb|mysql)://(?:localhost|127(?:\\.\\d{1,3}){3}|\\[::1])(?::\\d+)?(?:[/?]|$)");
     private static final Pattern MYSQL_FAMILY_DATABASE =
             Pattern.compile("(?i)^jdbc:(?:mariadb|mysql):(?:[a-z]+:)?//[^/?]*/([^?;&]+)");
     /** The settings Skipjack requires of SQLite connections (docs/backends.md), added where the URL sets none. */
@@ -100,12 +103,12 @@ public record DatabaseUrl(String jdbcUrl, String user, String password) {
         }
         String trimmed = url.trim();
         String lower = trimmed.toLowerCase(Locale.ROOT);
-        if (lower.startsWith(JDBC_PREFIX) || lower.startsWith(MARIADB_PREFIX)) {
+        if (lower.startsWith(JDBC_PREFIX)) {
             // The driver understands its own URLs best, including forms URI would reject (multiple hosts).
             return new DatabaseUrl(trimmed, null, null);
         }
-        if (lower.startsWith(MYSQL_PREFIX)) {
-            return new DatabaseUrl(withMysqlScheme(trimmed), null, null);
+        if (lower.startsWith(MARIADB_PREFIX) || lower.startsWith(MYSQL_PREFIX)) {
+            return new DatabaseUrl(forMariaDbDriver(trimmed), null, null);
         }
         if (lower.startsWith(SQLITE_PREFIX)) {
             return new DatabaseUrl(withSqliteSettings(trimmed), null, null);
@@ -117,22 +120,31 @@ public record DatabaseUrl(String jdbcUrl, String user, String password) {
         if (lower.startsWith("postgres://") || lower.startsWith("postgresql://")) {
             return fromShortUrl(trimmed, "jdbc:postgresql://", "jdbc:postgresql:");
         }
-        if (lower.startsWith("mariadb://")) {
-            return fromShortUrl(trimmed, "jdbc:mariadb://", "jdbc:mariadb:");
-        }
-        if (lower.startsWith("mysql://")) {
-            DatabaseUrl parsed = fromShortUrl(trimmed, "jdbc:mysql://", "jdbc:mysql:");
-            return new DatabaseUrl(withMysqlScheme(parsed.jdbcUrl()), parsed.user(), parsed.password());
+        if (lower.startsWith("mariadb://") || lower.startsWith("mysql://")) {
+            String scheme = lower.startsWith("mysql://") ? "jdbc:mysql:" : "jdbc:mariadb:";
+            DatabaseUrl parsed = fromShortUrl(trimmed, scheme + "//", scheme);
+            return new DatabaseUrl(forMariaDbDriver(parsed.jdbcUrl()), parsed.user(), parsed.password());
         }
         throw new IllegalArgumentException("unsupported database URL " + redact(trimmed) + "; " + ACCEPTED_FORMS);
     }
 
-    /** A {@code jdbc:mysql:} URL the MariaDB driver accepts: {@code permitMysqlScheme} added unless set. */
-    private static String withMysqlScheme(String url) {
-        if (url.toLowerCase(Locale.ROOT).contains(PERMIT_MYSQL_SCHEME.toLowerCase(Locale.ROOT))) {
-            return url;
+    /**
+     * A MariaDB/MySQL URL as the MariaDB driver (the one the CLI ships) needs it: a
+     * {@code jdbc:mysql:} URL gets {@code permitMysqlScheme}, without which the driver refuses it;
+     * a URL on the loopback interface that says nothing of TLS gets {@code sslMode=disable}, since
+     * the driver requires TLS by default and a local server (a development one, a test one) rarely
+     * has it. Anything the URL sets is left alone; other hosts keep the driver's TLS default.
+     */
+    static String forMariaDbDriver(String url) {
+        String lower = url.toLowerCase(Locale.ROOT);
+        String out = url;
+        if (lower.startsWith(MYSQL_PREFIX) && !lower.contains(PERMIT_MYSQL_SCHEME.toLowerCase(Locale.ROOT))) {
+            out += (out.indexOf('?') < 0 ? '?' : '&') + PERMIT_MYSQL_SCHEME;
         }
-        return url + (url.indexOf('?') < 0 ? '?' : '&') + PERMIT_MYSQL_SCHEME;
+        if (MYSQL_FAMILY_LOOPBACK.matcher(url).find() && !lower.contains("sslmode=") && !lower.contains("usessl=")) {
+            out += (out.indexOf('?') < 0 ? '?' : '&') + "sslMode=disable";
+        }
+        return out;
     }
 
     /**

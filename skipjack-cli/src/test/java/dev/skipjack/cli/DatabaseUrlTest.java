@@ -98,9 +98,9 @@ class DatabaseUrlTest {
 
     @Test
     void mariadbJdbcUrlPassesThroughAndNamesItsDatabase() {
-        DatabaseUrl url = DatabaseUrl.parse("jdbc:mariadb://127.0.0.1:3306/orders?user=root&password=s3cret");
+        DatabaseUrl url = DatabaseUrl.parse("jdbc:mariadb://db.example.com:3306/orders?user=root&password=s3cret");
 
-        assertThat(url.jdbcUrl()).isEqualTo("jdbc:mariadb://127.0.0.1:3306/orders?user=root&password=s3cret");
+        assertThat(url.jdbcUrl()).isEqualTo("jdbc:mariadb://db.example.com:3306/orders?user=root&password=s3cret");
         assertThat(url.isMySqlFamily()).isTrue();
         assertThat(url.isSqlite()).isFalse();
         assertThat(url.backend()).isEqualTo(Backend.MARIADB);
@@ -109,6 +109,23 @@ class DatabaseUrlTest {
         assertThat(DatabaseUrl.parse("jdbc:mariadb:replication://db1,db2/orders").mySqlFamilyDatabase()).contains("orders");
         assertThat(DatabaseUrl.parse("jdbc:mariadb://db:3306/").mySqlFamilyDatabase()).isEmpty();
         assertThat(DatabaseUrl.parse("jdbc:mariadb://db:3306?user=root").mySqlFamilyDatabase()).isEmpty();
+    }
+
+    @Test
+    void loopbackMariaDbUrlsWithoutTlsSettingsGetTlsOff() {
+        assertThat(DatabaseUrl.parse("jdbc:mariadb://127.0.0.1:3306/test?user=root").jdbcUrl())
+                .isEqualTo("jdbc:mariadb://127.0.0.1:3306/test?user=root&sslMode=disable");
+        assertThat(DatabaseUrl.parse("jdbc:mariadb://localhost/test").jdbcUrl()).isEqualTo("jdbc:mariadb://localhost/test?sslMode=disable");
+        assertThat(DatabaseUrl.parse("mariadb://root@[::1]:3306/test").jdbcUrl())
+                .isEqualTo("jdbc:mariadb://[::1]:3306/test?sslMode=disable");
+        assertThat(DatabaseUrl.parse("jdbc:mysql://127.0.0.1/test").jdbcUrl())
+                .isEqualTo("jdbc:mysql://127.0.0.1/test?permitMysqlScheme&sslMode=disable");
+        // What the URL says of TLS stands; other hosts, and hosts merely starting like a loopback name, keep the default.
+        assertThat(DatabaseUrl.parse("jdbc:mariadb://127.0.0.1/test?sslMode=verify-full").jdbcUrl())
+                .isEqualTo("jdbc:mariadb://127.0.0.1/test?sslMode=verify-full");
+        assertThat(DatabaseUrl.parse("jdbc:mariadb://localhost.example.com/test").jdbcUrl())
+                .isEqualTo("jdbc:mariadb://localhost.example.com/test");
+        assertThat(DatabaseUrl.parse("jdbc:mariadb://10.0.0.5/test").jdbcUrl()).isEqualTo("jdbc:mariadb://10.0.0.5/test");
     }
 
     @Test

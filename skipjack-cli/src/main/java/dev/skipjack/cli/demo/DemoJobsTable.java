@@ -117,7 +117,8 @@ public final class DemoJobsTable {
             return "json_extract(args, '$.alwaysDeclined') = 1";
         }
         if (url.startsWith("jdbc:mariadb:") || url.startsWith("jdbc:mysql:")) {
-            return "json_value(args, '$.alwaysDeclined') = 'true'";
+            // JSON_VALUE gives a JSON true as '1' on MariaDB and as 'true' on MySQL.
+            return "json_value(args, '$.alwaysDeclined') IN ('1', 'true')";
         }
         return "(args ->> 'alwaysDeclined')::boolean";
     }
