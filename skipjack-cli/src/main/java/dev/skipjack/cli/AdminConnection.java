@@ -13,7 +13,7 @@ import java.io.PrintWriter;
  */
 final class AdminConnection implements AutoCloseable {
 
-    static final String DEFAULT_SCHEMA = "public";
+    static final String DEFAULT_SCHEMA = DatabaseOptions.POSTGRES_DEFAULT_SCHEMA;
 
     private final DatabaseConnection connection;
     private final Skipjack client;

@@ -69,7 +69,7 @@ public final class DashboardCommand implements java.util.concurrent.Callable<Int
             Skipjack.Builder builder = Skipjack.builder(connection.dataSource()).schema(schema);
             DemoBank bank = null;
             if (demo) {
-                bank = new DemoBank(connection.dataSource(), schema, connection.url().isSqlite());
+                bank = new DemoBank(connection.dataSource(), schema, connection.url().backend());
                 builder.queue(DemoWorkload.DEFAULT_QUEUE, 8).queue(DemoWorkload.CRITICAL_QUEUE, 4)
                         .promoteInterval(Duration.ofMillis(200));
                 DemoWorkload.registerHandlers(builder, bank);

@@ -1,5 +1,6 @@
 package dev.skipjack.cli;
 
+import dev.skipjack.Backend;
 import dev.skipjack.JobRequest;
 import dev.skipjack.JobState;
 import dev.skipjack.Skipjack;
@@ -74,11 +75,11 @@ public final class DemoCommand implements Callable<Integer> {
         try (DatabaseConnection connection = database.url().isPresent() ? DatabaseConnection.open(database.url(), poolSize, out)
                 : DatabaseConnection.openEmbedded(backend, poolSize, out)) {
             return run(connection.dataSource(), database.schemaFor(connection.url(), DEFAULT_SCHEMA),
-                    connection.url().isSqlite(), criticalConcurrency, out);
+                    connection.url().backend(), criticalConcurrency, out);
         }
     }
 
-    private int run(DataSource dataSource, String schema, boolean sqlite, int criticalConcurrency, PrintWriter out)
+    private int run(DataSource dataSource, String schema, Backend backend, int criticalConcurrency, PrintWriter out)
             throws SQLException, InterruptedException {
         // schema() validates the name, so the demo tables below can put it into their SQL.
         Skipjack.Builder builder = Skipjack.builder(dataSource)
@@ -88,7 +89,7 @@ public final class DemoCommand implements Callable<Integer> {
                 // Delayed and retried jobs become due every few hundred milliseconds: pick them up promptly.
                 .promoteInterval(Duration.ofMillis(100))
                 .pollInterval(Duration.ofMillis(100));
-        DemoBank bank = new DemoBank(dataSource, schema, sqlite);
+        DemoBank bank = new DemoBank(dataSource, schema, backend);
         Skipjack skipjack = DemoWorkload.registerHandlers(builder, bank).build();
         DemoJobsTable jobsTable = new DemoJobsTable(dataSource, schema, skipjack.jobsTable());
 

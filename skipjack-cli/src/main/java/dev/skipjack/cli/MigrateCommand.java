@@ -1,5 +1,6 @@
 package dev.skipjack.cli;
 
+import dev.skipjack.Backend;
 import dev.skipjack.Skipjack;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -8,15 +9,18 @@ import picocli.CommandLine.Option;
 
 import java.io.PrintWriter;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 
 /** {@code skipjack migrate}: creates or upgrades Skipjack's tables, or prints their SQL. */
 @Command(name = "migrate", mixinStandardHelpOptions = true,
         description = {"Creates or upgrades Skipjack's tables in schema 'public' (or --schema).",
-                "With --print-sql, prints the schema SQL instead, for Flyway, Liquibase or psql."})
+                "On MariaDB and MySQL, in the URL's database (or --schema, a database there).",
+                "With --print-sql, prints the schema SQL instead, for Flyway, Liquibase or psql:",
+                "the --url's dialect, or --dialect postgres|mariadb|mysql|sqlite without a URL."})
 public final class MigrateCommand implements Callable<Integer> {
 
-    private static final String DEFAULT_SCHEMA = "public";
+    private static final String DEFAULT_SCHEMA = DatabaseOptions.POSTGRES_DEFAULT_SCHEMA;
 
     @CommandLine.Spec
     private CommandLine.Model.CommandSpec spec;
@@ -27,15 +31,24 @@ public final class MigrateCommand implements Callable<Integer> {
     @Option(names = "--print-sql", description = "Print the SQL instead of applying it; needs no database.")
     private boolean printSql;
 
+    @Option(names = "--dialect", paramLabel = "postgres|mariadb|mysql|sqlite",
+            description = "With --print-sql: whose SQL to print (default: the --url's database, else postgres).")
+    private String dialect;
+
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
-        String schema = database.schemaOr(DEFAULT_SCHEMA);
         if (printSql) {
-            out.print(Skipjack.migrationSql(schema, "skipjack_"));
+            Backend backend = printedBackend();
+            out.print(Skipjack.migrationSql(backend, printedSchema(backend), "skipjack_"));
             out.flush();
             return 0;
         }
+        if (dialect != null) {
+            throw new CommandLine.ParameterException(spec.commandLine(),
+                    "--dialect goes with --print-sql; migrate detects the database it applies to");
+        }
+        String schema = database.schemaOr(DEFAULT_SCHEMA);
         if (database.url().isEmpty()) {
             throw new CommandLine.ParameterException(spec.commandLine(),
                     "migrate needs a database: give --url or set SKIPJACK_DATABASE_URL"
@@ -48,5 +61,37 @@ public final class MigrateCommand implements Callable<Integer> {
                     : "Applied migrations " + applied + " to schema " + schema + ".");
         }
         return 0;
+    }
+
+    /** The backend whose SQL --print-sql prints: --dialect, else the --url's, else PostgreSQL. */
+    private Backend printedBackend() {
+        if (dialect == null) {
+            return database.url().map(DatabaseUrl::backend).orElse(Backend.POSTGRESQL);
+        }
+        return switch (dialect.trim().toLowerCase(Locale.ROOT)) {
+            case "postgres", "postgresql" -> Backend.POSTGRESQL;
+            case "mariadb" -> Backend.MARIADB;
+            case "mysql" -> Backend.MYSQL;
+            case "sqlite" -> Backend.SQLITE;
+            default -> throw new CommandLine.ParameterException(spec.commandLine(),
+                    "unknown --dialect '" + dialect + "': use postgres, mariadb, mysql or sqlite");
+        };
+    }
+
+    /**
+     * The schema the printed SQL creates its tables in. Without a URL to take it from, SQLite's is
+     * {@code main}, and MariaDB and MySQL need --schema: there it is the database to create.
+     */
+    private String printedSchema(Backend backend) {
+        if (database.url().isPresent() && database.url().get().backend() == backend) {
+            return database.schemaOr(DEFAULT_SCHEMA);
+        }
+        return switch (backend) {
+            case SQLITE -> database.explicitSchema().orElse("main");
+            case MARIADB, MYSQL -> database.explicitSchema().orElseThrow(() -> new CommandLine.ParameterException(
+                    spec.commandLine(), "--print-sql for " + backend.productName() + " needs --schema DATABASE"
+                            + " (a schema is a database there) or a --url naming one"));
+            case POSTGRESQL -> database.schemaOr(DEFAULT_SCHEMA);
+        };
     }
 }

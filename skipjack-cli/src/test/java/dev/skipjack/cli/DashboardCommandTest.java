@@ -68,7 +68,8 @@ class DashboardCommandTest {
         assertThat(command.isAlive()).as("command stopped").isFalse();
     }
 
-    private static String awaitUrl(StringWriter out, CompletableFuture<Integer> exit) throws InterruptedException {
+    /** The dashboard prints its address once it listens: waits on that line, not on time. */
+    static String awaitUrl(StringWriter out, CompletableFuture<Integer> exit) throws InterruptedException {
         long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
         while (System.nanoTime() < deadline) {
             Matcher m = URL.matcher(out.toString());

@@ -1,5 +1,6 @@
 package dev.skipjack.cli;
 
+import dev.skipjack.Backend;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -84,21 +85,84 @@ class DatabaseUrlTest {
     }
 
     @Test
-    void mariaDbAndMySqlJdbcUrlsGoToTheDriverUnchanged() {
-        assertThat(DatabaseUrl.parse("jdbc:mariadb://db:3306/orders?user=app").jdbcUrl())
-                .isEqualTo("jdbc:mariadb://db:3306/orders?user=app");
-        assertThat(DatabaseUrl.parse("jdbc:mysql://db/orders").jdbcUrl()).isEqualTo("jdbc:mysql://db/orders");
-    }
-
-    @Test
     void otherDatabasesAreRefusedByName() {
         assertThatThrownBy(() -> DatabaseUrl.parse("jdbc:oracle:thin:@db:1521/orders"))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("PostgreSQL, MariaDB/MySQL and SQLite");
-        assertThatThrownBy(() -> DatabaseUrl.parse("mysql://app:s3cret@db/orders"))
+                .hasMessageContaining("PostgreSQL, MariaDB, MySQL and SQLite");
+        assertThatThrownBy(() -> DatabaseUrl.parse("sqlserver://app:s3cret@db/orders"))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("unsupported database URL mysql://app:***@db/orders")
-                .hasMessageContaining("postgres://user:password@host:port/database");
+                .hasMessageContaining("unsupported database URL sqlserver://app:***@db/orders")
+                .hasMessageContaining("postgres://user:password@host:port/database")
+                .hasMessageContaining("mariadb://user:password@host:port/database");
+    }
+
+    @Test
+    void mariadbJdbcUrlPassesThroughAndNamesItsDatabase() {
+        DatabaseUrl url = DatabaseUrl.parse("jdbc:mariadb://db.example.com:3306/orders?user=root&password=s3cret");
+
+        assertThat(url.jdbcUrl()).isEqualTo("jdbc:mariadb://db.example.com:3306/orders?user=root&password=s3cret");
+        assertThat(url.isMySqlFamily()).isTrue();
+        assertThat(url.isSqlite()).isFalse();
+        assertThat(url.backend()).isEqualTo(Backend.MARIADB);
+        assertThat(url.mySqlFamilyDatabase()).contains("orders");
+        assertThat(url.displayName()).doesNotContain("s3cret");
+        assertThat(DatabaseUrl.parse("jdbc:mariadb:replication://db1,db2/orders").mySqlFamilyDatabase()).contains("orders");
+        assertThat(DatabaseUrl.parse("jdbc:mariadb://db:3306/").mySqlFamilyDatabase()).isEmpty();
+        assertThat(DatabaseUrl.parse("jdbc:mariadb://db:3306?user=root").mySqlFamilyDatabase()).isEmpty();
+    }
+
+    @Test
+    void loopbackMariaDbUrlsWithoutTlsSettingsGetTlsOff() {
+        assertThat(DatabaseUrl.parse("jdbc:mariadb://127.0.0.1:3306/test?user=root").jdbcUrl())
+                .isEqualTo("jdbc:mariadb://127.0.0.1:3306/test?user=root&sslMode=disable");
+        assertThat(DatabaseUrl.parse("jdbc:mariadb://localhost/test").jdbcUrl()).isEqualTo("jdbc:mariadb://localhost/test?sslMode=disable");
+        assertThat(DatabaseUrl.parse("mariadb://root@[::1]:3306/test").jdbcUrl())
+                .isEqualTo("jdbc:mariadb://[::1]:3306/test?sslMode=disable");
+        assertThat(DatabaseUrl.parse("jdbc:mysql://127.0.0.1/test").jdbcUrl())
+                .isEqualTo("jdbc:mysql://127.0.0.1/test?permitMysqlScheme&sslMode=disable");
+        // What the URL says of TLS stands; other hosts, and hosts merely starting like a loopback name, keep the default.
+        assertThat(DatabaseUrl.parse("jdbc:mariadb://127.0.0.1/test?sslMode=verify-full").jdbcUrl())
+                .isEqualTo("jdbc:mariadb://127.0.0.1/test?sslMode=verify-full");
+        assertThat(DatabaseUrl.parse("jdbc:mariadb://localhost.example.com/test").jdbcUrl())
+                .isEqualTo("jdbc:mariadb://localhost.example.com/test");
+        assertThat(DatabaseUrl.parse("jdbc:mariadb://10.0.0.5/test").jdbcUrl()).isEqualTo("jdbc:mariadb://10.0.0.5/test");
+    }
+
+    @Test
+    void mysqlJdbcUrlGetsTheMariaDbDriversPermission() {
+        assertThat(DatabaseUrl.parse("jdbc:mysql://db/orders").jdbcUrl()).isEqualTo("jdbc:mysql://db/orders?permitMysqlScheme");
+        assertThat(DatabaseUrl.parse("jdbc:mysql://db/orders?user=app").jdbcUrl())
+                .isEqualTo("jdbc:mysql://db/orders?user=app&permitMysqlScheme");
+        assertThat(DatabaseUrl.parse("jdbc:mysql://db/orders?permitMysqlScheme=true").jdbcUrl())
+                .isEqualTo("jdbc:mysql://db/orders?permitMysqlScheme=true");
+        assertThat(DatabaseUrl.parse("jdbc:mysql://db/orders").backend()).isEqualTo(Backend.MYSQL);
+    }
+
+    @Test
+    void mariadbAndMysqlShortFormsBecomeJdbcUrlsAndCredentials() {
+        DatabaseUrl maria = DatabaseUrl.parse("mariadb://app:s%40cret@db.example.com:3307/orders?sslMode=disable");
+        assertThat(maria.jdbcUrl()).isEqualTo("jdbc:mariadb://db.example.com:3307/orders?sslMode=disable");
+        assertThat(maria.user()).isEqualTo("app");
+        assertThat(maria.password()).isEqualTo("s@cret");
+        assertThat(maria.mySqlFamilyDatabase()).contains("orders");
+
+        DatabaseUrl mysql = DatabaseUrl.parse("MySQL://app@db/orders");
+        assertThat(mysql.jdbcUrl()).isEqualTo("jdbc:mysql://db/orders?permitMysqlScheme");
+        assertThat(mysql.user()).isEqualTo("app");
+        assertThat(mysql.password()).isNull();
+
+        assertThatThrownBy(() -> DatabaseUrl.parse("mysql://app:p@ss@db/orders"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("mysql://app:***@db/orders names no host")
+                .hasMessageContaining("use a jdbc:mysql: URL");
+    }
+
+    @Test
+    void postgresAndSqliteNameTheirBackends() {
+        assertThat(DatabaseUrl.parse("postgres://app@db/orders").backend()).isEqualTo(Backend.POSTGRESQL);
+        assertThat(DatabaseUrl.parse("jdbc:sqlite:/tmp/jobs.db").backend()).isEqualTo(Backend.SQLITE);
+        assertThat(DatabaseUrl.parse("postgres://app@db/orders").isMySqlFamily()).isFalse();
+        assertThat(DatabaseUrl.parse("postgres://app@db/orders").mySqlFamilyDatabase()).isEmpty();
     }
 
     @Test

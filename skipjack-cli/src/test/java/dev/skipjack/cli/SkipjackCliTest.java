@@ -68,9 +68,9 @@ class SkipjackCliTest {
 
     @Test
     void badUrlIsAUsageErrorThatSaysWhatIsWrong() {
-        int exitCode = execute("demo", "--url", "mysql://app@db/orders");
+        int exitCode = execute("demo", "--url", "sqlserver://app@db/orders");
 
         assertThat(exitCode).isEqualTo(2);
-        assertThat(err.toString()).contains("unsupported database URL mysql://app@db/orders");
+        assertThat(err.toString()).contains("unsupported database URL sqlserver://app@db/orders");
     }
 }

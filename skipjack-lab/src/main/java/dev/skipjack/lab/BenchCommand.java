@@ -1,5 +1,6 @@
 package dev.skipjack.lab;
 
+import dev.skipjack.Backend;
 import dev.skipjack.Skipjack;
 import dev.skipjack.cli.DatabaseConnection;
 import dev.skipjack.cli.DatabaseOptions;
@@ -18,14 +19,14 @@ import picocli.CommandLine.Option;
 
 import java.io.PrintWriter;
 import java.sql.Connection;
-import java.sql.ResultSet;
-import java.sql.Statement;
+import java.sql.DatabaseMetaData;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import javax.sql.DataSource;
@@ -38,7 +39,9 @@ import javax.sql.DataSource;
         description = {"Runs the benchmark workloads and prints RESULT lines (see docs/benchmarks.md).",
                 "Every Skipjack figure is also given as a ratio to the raw SQL ceiling of the same run.",
                 "Uses schema 'skipjack_bench' (or --schema) and empties its jobs table between runs.",
-                "Without --url or SKIPJACK_DATABASE_URL, runs on an embedded PostgreSQL."})
+                "Without --url or SKIPJACK_DATABASE_URL, runs on an embedded PostgreSQL; with --url also on",
+                "MariaDB, MySQL or SQLite, the ceiling in that database's own SQL. Workloads that read",
+                "PostgreSQL's internals (depth, scale, soak; latency's LISTEN/NOTIFY half) are skipped elsewhere."})
 public final class BenchCommand implements Callable<Integer> {
 
     private static final String DEFAULT_SCHEMA = "skipjack_bench";
@@ -53,6 +56,11 @@ public final class BenchCommand implements Callable<Integer> {
     /** Connections beyond the ceiling's threads: fetcher, completer, heartbeat, maintenance, listener, producer. */
     private static final int POOL_HEADROOM = 8;
     private static final int POLLING_LATENCY_SAMPLES = 20;
+    /** Workloads that read PostgreSQL's internals, and why they cannot run elsewhere. */
+    static final Map<String, String> POSTGRES_ONLY = Map.of(
+            "depth", "fills the table with generate_series and settles it with VACUUM (ANALYZE)",
+            "scale", "counts the workers' connections in pg_stat_activity",
+            "soak", "measures dead tuples and autovacuum in pg_stat_user_tables");
 
     @CommandLine.Spec
     private CommandLine.Model.CommandSpec spec;
@@ -144,10 +152,20 @@ public final class BenchCommand implements Callable<Integer> {
         try (DatabaseConnection connection = DatabaseConnection.open(database.url(),
                 Math.max(RawCeiling.THREADS, concurrency) + POOL_HEADROOM, out)) {
             DataSource ds = connection.dataSource();
-            String schema = database.schemaOr(DEFAULT_SCHEMA);
-            Skipjack.builder(ds).schema(schema).build().migrate();
+            String schema = database.schemaFor(connection.url(), DEFAULT_SCHEMA);
+            Skipjack owner = Skipjack.builder(ds).schema(schema).build();
+            owner.migrate();
+            Backend backend = owner.backend();
             out.println("Database: " + serverVersion(ds) + "; " + Runtime.getRuntime().availableProcessors()
                     + " cores; Java " + Runtime.version());
+            if (backend != Backend.POSTGRESQL) {
+                for (String w : POSTGRES_ONLY.keySet()) {
+                    if (selected.remove(w)) {
+                        out.println("Skipping " + w + " on " + backend.productName() + ": it " + POSTGRES_ONLY.get(w)
+                                + " (PostgreSQL only)");
+                    }
+                }
+            }
             out.flush();
 
             boolean drainOrCeiling = selected.contains("drain") || selected.contains("ceiling");
@@ -158,11 +176,15 @@ public final class BenchCommand implements Callable<Integer> {
             }
             if (selected.contains("latency")) {
                 IdleLatency latency = new IdleLatency(ds, schema);
-                for (boolean notify : new boolean[] {true, false}) {
+                if (backend != Backend.POSTGRESQL) {
+                    out.println("latency: no LISTEN/NOTIFY on " + backend.productName()
+                            + ": a worker on another client learns of jobs by polling, measured below");
+                }
+                for (boolean notify : backend == Backend.POSTGRESQL ? new boolean[] {true, false} : new boolean[] {false}) {
                     // Polling waits up to a poll interval (1 s) per job: fewer samples tell enough.
                     int samples = notify ? latencySamples : Math.min(latencySamples, POLLING_LATENCY_SAMPLES);
-                    out.printf("latency (%s): %d jobs, one at a time, 20 ms apart...%n",
-                            notify ? "LISTEN/NOTIFY" : "polling only, as behind PgBouncer", samples);
+                    out.printf("latency (%s): %d jobs, one at a time, 20 ms apart...%n", notify ? "LISTEN/NOTIFY"
+                            : backend == Backend.POSTGRESQL ? "polling only, as behind PgBouncer" : "polling", samples);
                     out.flush();
                     IdleLatency.Percentiles p = latency.run(samples, Duration.ofMillis(20), notify);
                     results.add(String.format(Locale.ROOT, "RESULT workload=latency wakeup=%s samples=%d p50_ms=%.2f p99_ms=%.2f max_ms=%.2f",
@@ -199,7 +221,7 @@ public final class BenchCommand implements Callable<Integer> {
     private void runCeilingAndDrain(DataSource ds, String schema, int jobs, boolean drain, PrintWriter out,
                                     List<String> results) throws Exception {
         Skipjack tableOwner = Skipjack.builder(ds).schema(schema).build();
-        RawCeiling ceiling = new RawCeiling(new dev.skipjack.lab.bench.BenchTable(ds, tableOwner.jobsTable()));
+        RawCeiling ceiling = new RawCeiling(new dev.skipjack.lab.bench.BenchTable(ds, tableOwner));
         SkipjackDrain skipjackDrain = new SkipjackDrain(ds, schema);
         // One unreported round of each first, so both are measured warm (see WARM_UP_MIN_JOBS).
         int warmUp = RawCeiling.warmUpJobs(jobs);
@@ -309,10 +331,9 @@ public final class BenchCommand implements Callable<Integer> {
     }
 
     private static String serverVersion(DataSource ds) throws Exception {
-        try (Connection c = ds.getConnection(); Statement s = c.createStatement();
-             ResultSet rs = s.executeQuery("SHOW server_version")) {
-            rs.next();
-            return "PostgreSQL " + rs.getString(1);
+        try (Connection c = ds.getConnection()) {
+            DatabaseMetaData meta = c.getMetaData();
+            return meta.getDatabaseProductName() + " " + meta.getDatabaseProductVersion();
         }
     }
 

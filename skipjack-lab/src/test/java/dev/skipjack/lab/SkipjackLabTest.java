@@ -1,12 +1,13 @@
 package dev.skipjack.lab;
 
+import dev.skipjack.support.TestBackend;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.io.StringWriter;
+import java.nio.file.Path;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -33,10 +34,7 @@ class SkipjackLabTest {
 
         assertThat(exitCode).as("exit code; output:%n%s%n%s", out, err).isZero();
         String[] lines = out.toString().strip().split("\\R");
-        assertThat(lines[lines.length - 4]).matches(
-                "RESULT workload=ceiling jobs=2000 threads=8 batch=100 runs=1 enqueue_per_s=\\d+ process_per_s=\\d+");
-        assertThat(lines[lines.length - 3]).matches("RESULT workload=drain jobs=2000 concurrency=8 runs=1"
-                + " enqueue_per_s=\\d+ enqueue_ratio_to_ceiling=\\d+\\.\\d\\d process_per_s=\\d+ ratio_to_ceiling=\\d+\\.\\d\\d");
+        assertCeilingThenDrain(lines[lines.length - 4], lines[lines.length - 3], 2000);
         assertThat(lines[lines.length - 2]).matches(
                 "RESULT workload=latency wakeup=notify samples=5 p50_ms=[0-9.]+ p99_ms=[0-9.]+ max_ms=[0-9.]+");
         assertThat(lines[lines.length - 1]).startsWith("RESULT workload=latency wakeup=poll samples=5 ");
@@ -81,5 +79,48 @@ class SkipjackLabTest {
         assertThat(exitCode).isNotZero();
         assertThat(err.toString()).contains("SQLite is one process per database file");
         assertThat(out.toString()).doesNotContain("worker JVMs x");
+    }
+
+    // bench on the other backends: the ceiling in the backend's own SQL (it fails the run if it
+    // leaves a job unfinished or processes a wrong count), the drain's ratio to it, polling latency
+    // only, and the PostgreSQL-only workloads skipped with their reason. MariaDB is the embedded one
+    // of the core tests, or SKIPJACK_TEST_MARIADB_URL; SQLite a new file.
+
+    /** The ceiling's RESULT line, then the drain's with its ratios to it, of one round of {@code jobs}. */
+    private static void assertCeilingThenDrain(String ceiling, String drain, int jobs) {
+        assertThat(ceiling).matches(
+                "RESULT workload=ceiling jobs=" + jobs + " threads=8 batch=100 runs=1 enqueue_per_s=\\d+ process_per_s=\\d+");
+        assertThat(drain).matches("RESULT workload=drain jobs=" + jobs + " concurrency=8 runs=1"
+                + " enqueue_per_s=\\d+ enqueue_ratio_to_ceiling=\\d+\\.\\d\\d process_per_s=\\d+ ratio_to_ceiling=\\d+\\.\\d\\d");
+    }
+
+    private void assertMeasuredAgainstItsOwnCeiling(String product) {
+        String[] lines = out.toString().strip().split("\\R");
+        assertThat(out.toString()).contains("Database: " + product)
+                .contains("Skipping depth on " + product + ": it fills the table with generate_series")
+                .contains("latency: no LISTEN/NOTIFY on " + product)
+                .doesNotContain("RESULT workload=depth")
+                .doesNotContain("wakeup=notify");
+        assertCeilingThenDrain(lines[lines.length - 3], lines[lines.length - 2], 1000);
+        assertThat(lines[lines.length - 1]).matches(
+                "RESULT workload=latency wakeup=poll samples=3 p50_ms=[0-9.]+ p99_ms=[0-9.]+ max_ms=[0-9.]+");
+    }
+
+    @Test
+    void benchOnSqliteMeasuresItsOwnCeiling(@TempDir Path dir) {
+        int exitCode = execute("bench", "--url", "jdbc:sqlite:" + dir.resolve("bench.db"), "--workloads",
+                "ceiling,drain,latency,depth", "--jobs", "1000", "--runs", "1", "--latency-samples", "3");
+
+        assertThat(exitCode).as("exit code; output:%n%s%n%s", out, err).isZero();
+        assertMeasuredAgainstItsOwnCeiling("SQLite");
+    }
+
+    @Test
+    void benchOnMariaDbMeasuresItsOwnCeiling() {
+        int exitCode = execute("bench", "--url", TestBackend.MARIADB.jdbcUrl(), "--schema", "lab_bench_" + ProcessHandle.current().pid(),
+                "--workloads", "ceiling,drain,latency,depth", "--jobs", "1000", "--runs", "1", "--latency-samples", "3");
+
+        assertThat(exitCode).as("exit code; output:%n%s%n%s", out, err).isZero();
+        assertMeasuredAgainstItsOwnCeiling("MariaDB");
     }
 }

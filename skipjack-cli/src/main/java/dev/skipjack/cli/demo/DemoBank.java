@@ -1,5 +1,6 @@
 package dev.skipjack.cli.demo;
 
+import dev.skipjack.Backend;
 import dev.skipjack.Job;
 import dev.skipjack.Outcome;
 
@@ -40,12 +41,17 @@ public final class DemoBank {
     /** SQLite: no FOR UPDATE (the transaction holds the only write lock already) and no TRUNCATE. */
     private final boolean sqlite;
 
-    /** {@code schema} must already be a validated identifier (the Skipjack builder checked it). */
-    public DemoBank(DataSource dataSource, String schema, boolean sqlite) {
+    /**
+     * {@code schema} must already be a validated identifier (the Skipjack builder checked it);
+     * {@code backend} is the client's {@link dev.skipjack.Skipjack#backend()}.
+     */
+    public DemoBank(DataSource dataSource, String schema, Backend backend) {
         this.dataSource = dataSource;
-        this.sqlite = sqlite;
-        this.accountsTable = '"' + schema + "\".demo_accounts";
-        this.ledgerTable = '"' + schema + "\".demo_transfers";
+        this.sqlite = backend == Backend.SQLITE;
+        // MariaDB and MySQL quote with backticks (double quotes are string literals there).
+        char quote = backend == Backend.MARIADB || backend == Backend.MYSQL ? '`' : '"';
+        this.accountsTable = quote + schema + quote + ".demo_accounts";
+        this.ledgerTable = quote + schema + quote + ".demo_transfers";
     }
 
     static Transfer randomTransfer(Random random) {
@@ -61,14 +67,14 @@ public final class DemoBank {
                     + " (id int PRIMARY KEY, balance bigint NOT NULL CHECK (balance >= 0))");
             s.execute("CREATE TABLE IF NOT EXISTS " + ledgerTable
                     + " (job_id bigint NOT NULL, from_account int NOT NULL, to_account int NOT NULL, amount bigint NOT NULL)");
-            if (sqlite) {
-                s.execute("DELETE FROM " + accountsTable);
-                s.execute("DELETE FROM " + ledgerTable);
-            } else {
-                s.execute("TRUNCATE " + accountsTable + ", " + ledgerTable);
+            // One table per statement: MariaDB's TRUNCATE takes one, SQLite has none.
+            s.execute((sqlite ? "DELETE FROM " : "TRUNCATE ") + accountsTable);
+            s.execute((sqlite ? "DELETE FROM " : "TRUNCATE ") + ledgerTable);
+            StringBuilder insert = new StringBuilder("INSERT INTO " + accountsTable + " (id, balance) VALUES ");
+            for (int id = 1; id <= ACCOUNTS; id++) {
+                insert.append(id == 1 ? "" : ", ").append('(').append(id).append(", ").append(OPENING_BALANCE).append(')');
             }
-            s.execute("INSERT INTO " + accountsTable + " (id, balance) WITH RECURSIVE g (n) AS (SELECT 1 UNION ALL"
-                    + " SELECT n + 1 FROM g WHERE n < " + ACCOUNTS + ") SELECT n, " + OPENING_BALANCE + " FROM g");
+            s.execute(insert.toString());
         }
     }
 
@@ -88,7 +94,7 @@ public final class DemoBank {
                      + " (SELECT count(*) FROM " + ledgerTable + "),"
                      + " (SELECT count(DISTINCT job_id) FROM " + ledgerTable + "),"
                      + " (SELECT count(*) FROM " + ledgerTable + " t LEFT JOIN " + jobsTable + " j ON j.id = t.job_id"
-                     + "   WHERE j.state IS DISTINCT FROM 'completed'),"
+                     + "   WHERE j.id IS NULL OR j.state <> 'completed'),"
                      + " (SELECT count(*) FROM " + jobsTable + " WHERE kind = '" + DemoWorkload.TRANSFER.name() + "'"
                      + "   AND state = 'completed')")) {
             rs.next();

@@ -1,5 +1,8 @@
 package dev.skipjack.lab.bench;
 
+import dev.skipjack.Backend;
+import dev.skipjack.Skipjack;
+
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -14,7 +17,8 @@ import javax.sql.DataSource;
 
 /**
  * The jobs table a benchmark runs on, and the benchmark's own SQL (resource files next to this
- * class, one statement each) rendered for it.
+ * class, one statement each) rendered for it: the backend's own file ({@code postgres/},
+ * {@code mariadb/} for MariaDB and MySQL, {@code sqlite/}) where there is one, else the shared one.
  */
 public final class BenchTable {
 
@@ -23,17 +27,24 @@ public final class BenchTable {
 
     private final DataSource dataSource;
     private final String jobsTable;
+    private final Backend backend;
     /** The kind {@link #empty()} and {@link #unfinished()} are limited to; null for the whole table. */
     private final String kind;
 
-    /** {@code jobsTable} is {@link dev.skipjack.Skipjack#jobsTable()}: validated and quoted by Skipjack. */
-    public BenchTable(DataSource dataSource, String jobsTable) {
-        this(dataSource, jobsTable, null);
+    /** The jobs table of {@code owner}, a client on {@code dataSource}. */
+    public BenchTable(DataSource dataSource, Skipjack owner) {
+        this(dataSource, owner.jobsTable(), owner.backend());
     }
 
-    private BenchTable(DataSource dataSource, String jobsTable, String kind) {
+    /** {@code jobsTable} is {@link Skipjack#jobsTable()}: validated and quoted by Skipjack. */
+    public BenchTable(DataSource dataSource, String jobsTable, Backend backend) {
+        this(dataSource, jobsTable, backend, null);
+    }
+
+    private BenchTable(DataSource dataSource, String jobsTable, Backend backend, String kind) {
         this.dataSource = dataSource;
         this.jobsTable = jobsTable;
+        this.backend = backend;
         this.kind = kind;
     }
 
@@ -42,7 +53,7 @@ public final class BenchTable {
      * rows of other kinds (depth's millions of filler rows) survive between runs.
      */
     public BenchTable onlyKind(String kind) {
-        return new BenchTable(dataSource, jobsTable, kind);
+        return new BenchTable(dataSource, jobsTable, backend, kind);
     }
 
     /** The quoted, schema-qualified jobs table. */
@@ -54,17 +65,44 @@ public final class BenchTable {
         return dataSource;
     }
 
-    /** The statement in {@code <name>.sql}, for this table. */
+    /** The database the table is on. */
+    public Backend backend() {
+        return backend;
+    }
+
+    /** The directory of this backend's own statements; MySQL shares MariaDB's. */
+    private String dialectDirectory() {
+        return switch (backend) {
+            case POSTGRESQL -> "postgres";
+            case MARIADB, MYSQL -> "mariadb";
+            case SQLITE -> "sqlite";
+        };
+    }
+
+    /**
+     * The statement in {@code <dialect>/<name>.sql}, or else the shared {@code <name>.sql}, for this
+     * table: {@code {{jobs}}} is the quoted table, {@code {{prefix}}} its name's prefix (index names).
+     */
     public String sql(String name) {
-        String path = name + ".sql";
-        try (InputStream in = BenchTable.class.getResourceAsStream(path)) {
+        String own = dialectDirectory() + "/" + name + ".sql";
+        String shared = name + ".sql";
+        try (InputStream dialect = BenchTable.class.getResourceAsStream(own);
+             InputStream in = dialect != null ? dialect : BenchTable.class.getResourceAsStream(shared)) {
             if (in == null) {
-                throw new IllegalStateException("missing benchmark SQL " + path);
+                throw new IllegalStateException("missing benchmark SQL " + own + " or " + shared);
             }
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8).replace("{{jobs}}", jobsTable);
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8)
+                    .replace("{{jobs}}", jobsTable)
+                    .replace("{{prefix}}", tablePrefix());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /** The prefix of the quoted table name's last part, e.g. {@code skipjack_} of {@code `db`.`skipjack_jobs`}. */
+    private String tablePrefix() {
+        String table = jobsTable.substring(jobsTable.lastIndexOf('.') + 1).replace("`", "").replace("\"", "");
+        return table.substring(0, table.length() - "jobs".length());
     }
 
     /** Empties the table (or deletes this kind's rows) so a run starts from an empty queue. */

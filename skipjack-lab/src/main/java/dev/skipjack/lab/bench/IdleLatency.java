@@ -42,7 +42,7 @@ public final class IdleLatency {
                 .build();
         Skipjack producer = Skipjack.builder(dataSource).schema(schema).listenNotify(listenNotify)
                 .kind(JobKind.of(SkipjackDrain.KIND, SkipjackDrain.Args.class)).build();
-        new BenchTable(dataSource, worker.jobsTable()).empty();
+        new BenchTable(dataSource, worker).empty();
         worker.start();
         try {
             // Let the worker settle into idling (first poll done, listener connected).

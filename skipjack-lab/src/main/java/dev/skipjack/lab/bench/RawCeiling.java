@@ -1,6 +1,7 @@
 package dev.skipjack.lab.bench;
 
-import java.sql.Array;
+import dev.skipjack.Backend;
+
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -14,8 +15,13 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The raw SQL ceiling of BENCHMARK.md: a minimal JDBC loop on Skipjack's own table doing the least
- * correct work per job. Multi-row insert; claim with the single-statement CTE, batch 100; one
- * completing UPDATE per batch; 8 client threads. No retries, heartbeats or framework.
+ * correct work per job. Multi-row insert; claim batch 100; one completing UPDATE per batch; 8
+ * client threads. No retries, heartbeats or framework. The claim is the backend's own pattern, as
+ * Skipjack's: on PostgreSQL the single-statement CTE ({@code FOR UPDATE SKIP LOCKED} +
+ * {@code UPDATE ... RETURNING}); on MariaDB and MySQL a {@code SELECT ... FOR UPDATE SKIP LOCKED}
+ * and an {@code UPDATE} by primary key in one READ COMMITTED transaction; on SQLite one
+ * conditional {@code UPDATE ... RETURNING} under the write lock. Lists are arrays on PostgreSQL
+ * and JSON arrays elsewhere (the drivers there have none).
  */
 public final class RawCeiling {
 
@@ -76,6 +82,27 @@ public final class RawCeiling {
         return new Rates(enqueue, process);
     }
 
+    /** Whether the claim takes two statements in a transaction (no UPDATE ... RETURNING). */
+    private boolean twoStepClaim() {
+        return table.backend() == Backend.MARIADB || table.backend() == Backend.MYSQL;
+    }
+
+    /** Binds a list parameter: an array on PostgreSQL, a JSON array elsewhere. */
+    private void setList(Connection c, PreparedStatement ps, int index, String sqlType, List<?> values, boolean quoted)
+            throws SQLException {
+        if (table.backend() == Backend.POSTGRESQL) {
+            ps.setArray(index, c.createArrayOf(sqlType, values.toArray()));
+            return;
+        }
+        StringBuilder json = new StringBuilder("[");
+        for (Object v : values) {
+            json.append(json.length() == 1 ? "" : ",");
+            // Quoted values here are the benchmark's own {"n": i} payloads: only '"' needs escaping.
+            json.append(quoted ? '"' + v.toString().replace("\"", "\\\"") + '"' : v.toString());
+        }
+        ps.setString(index, json.append(']').toString());
+    }
+
     private double enqueue(int jobs, String queue, String kind) throws SQLException {
         String sql = table.sql("ceiling_insert");
         long start = System.nanoTime();
@@ -84,13 +111,13 @@ public final class RawCeiling {
             try (PreparedStatement ps = c.prepareStatement(sql)) {
                 for (int from = 0; from < jobs; from += INSERT_ROWS_PER_STATEMENT) {
                     int to = Math.min(jobs, from + INSERT_ROWS_PER_STATEMENT);
-                    String[] args = new String[to - from];
+                    List<String> args = new ArrayList<>(to - from);
                     for (int i = from; i < to; i++) {
-                        args[i - from] = "{\"n\": " + i + "}";
+                        args.add("{\"n\": " + i + "}");
                     }
                     ps.setString(1, queue);
                     ps.setString(2, kind);
-                    ps.setArray(3, c.createArrayOf("text", args));
+                    setList(c, ps, 3, "text", args, true);
                     ps.executeUpdate();
                 }
             }
@@ -102,13 +129,14 @@ public final class RawCeiling {
 
     private double drain(int jobs, String queue) throws Exception {
         String claim = table.sql("ceiling_claim");
+        String claimApply = twoStepClaim() ? table.sql("ceiling_claim_apply") : null;
         String complete = table.sql("ceiling_complete");
         ExecutorService threads = Executors.newFixedThreadPool(THREADS);
         try {
             long start = System.nanoTime();
             List<Future<Long>> done = new ArrayList<>();
             for (int t = 0; t < THREADS; t++) {
-                done.add(threads.submit(() -> claimUntilEmpty(claim, complete, queue)));
+                done.add(threads.submit(() -> claimUntilEmpty(claim, claimApply, complete, queue)));
             }
             long total = 0;
             for (Future<Long> f : done) {
@@ -124,12 +152,22 @@ public final class RawCeiling {
         }
     }
 
-    private long claimUntilEmpty(String claimSql, String completeSql, String queue) throws SQLException {
+    /** {@code claimApplySql} is step 2 of a two-statement claim, or null where one statement claims. */
+    private long claimUntilEmpty(String claimSql, String claimApplySql, String completeSql, String queue)
+            throws SQLException {
         long processed = 0;
         try (Connection c = table.dataSource().getConnection();
              PreparedStatement claim = c.prepareStatement(claimSql);
+             PreparedStatement claimApply = claimApplySql == null ? null : c.prepareStatement(claimApplySql);
              PreparedStatement complete = c.prepareStatement(completeSql)) {
-            c.setAutoCommit(true);
+            boolean twoStep = claimApply != null;
+            if (twoStep) {
+                // As Skipjack's claim there: no gap locks, so claimers and enqueues do not wait on each other.
+                c.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
+            }
+            // Two statements claim in one transaction: stay out of auto-commit and commit each step,
+            // rather than pay a round trip to switch auto-commit off and on again per batch.
+            c.setAutoCommit(!twoStep);
             while (true) {
                 claim.setString(1, queue);
                 claim.setInt(2, CLAIM_BATCH);
@@ -140,12 +178,21 @@ public final class RawCeiling {
                         rs.getString(2); // the payload is read, as a worker would
                     }
                 }
+                if (twoStep) {
+                    if (!ids.isEmpty()) {
+                        setList(c, claimApply, 1, "bigint", ids, false);
+                        claimApply.executeUpdate();
+                    }
+                    c.commit();
+                }
                 if (ids.isEmpty()) {
                     return processed;
                 }
-                Array idArray = c.createArrayOf("bigint", ids.toArray());
-                complete.setArray(1, idArray);
+                setList(c, complete, 1, "bigint", ids, false);
                 complete.executeUpdate();
+                if (twoStep) {
+                    c.commit();
+                }
                 processed += ids.size();
             }
         }

@@ -60,7 +60,7 @@ public final class ScaleWorkload {
     public ScaleWorkload(DataSource dataSource, String jdbcUrl, String user, String password, String schema,
                          String jobsTable) {
         this.dataSource = dataSource;
-        this.table = new BenchTable(dataSource, jobsTable);
+        this.table = new BenchTable(dataSource, jobsTable, dev.skipjack.Backend.POSTGRESQL); // PostgreSQL only: bench skips it elsewhere
         this.jdbcUrl = jdbcUrl;
         this.user = user;
         this.password = password;

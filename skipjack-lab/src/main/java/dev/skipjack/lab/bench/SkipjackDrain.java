@@ -64,7 +64,7 @@ public final class SkipjackDrain {
         Skipjack skipjack = client(concurrency, handled);
         Skipjack producer = workerDataSource == dataSource ? skipjack
                 : Skipjack.builder(dataSource).schema(schema).kind(JobKind.of(KIND, Args.class)).build();
-        BenchTable table = new BenchTable(dataSource, skipjack.jobsTable());
+        BenchTable table = new BenchTable(dataSource, skipjack);
         if (onlyOwnKind) {
             table = table.onlyKind(KIND);
         }

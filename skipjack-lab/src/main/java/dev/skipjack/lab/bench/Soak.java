@@ -77,7 +77,7 @@ public final class Soak {
                 .pruneInterval(PRUNE_INTERVAL)
                 .build();
         Skipjack producer = Skipjack.builder(dataSource).schema(schema).kind(JobKind.of(SteadyStream.KIND, OfferedLoad.Args.class)).build();
-        BenchTable table = new BenchTable(dataSource, worker.jobsTable());
+        BenchTable table = new BenchTable(dataSource, worker);
         table.empty();
         String autovacuum = autovacuumSettings(table);
         out.println("soak: autovacuum settings " + autovacuum);

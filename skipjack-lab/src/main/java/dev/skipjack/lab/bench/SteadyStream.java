@@ -86,7 +86,7 @@ public final class SteadyStream {
                 })
                 .build();
         Skipjack producer = Skipjack.builder(dataSource).schema(schema).kind(JobKind.of(KIND, OfferedLoad.Args.class)).build();
-        BenchTable table = new BenchTable(dataSource, worker.jobsTable());
+        BenchTable table = new BenchTable(dataSource, worker);
         table.empty();
         worker.start();
         OfferedLoad load = new OfferedLoad(producer, KIND, run, ratePerSecond, committedAt);

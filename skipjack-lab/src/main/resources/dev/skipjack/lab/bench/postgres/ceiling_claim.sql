@@ -1,4 +1,4 @@
--- Raw SQL ceiling, claim: the single-statement CTE of BENCHMARK.md, batch given by the caller.
+-- Raw SQL ceiling on PostgreSQL, claim: the single-statement CTE of BENCHMARK.md, batch given by the caller.
 -- Index: jobs_claim_idx (queue, priority, run_at, id) WHERE state = 'available'.
 -- Parameters: queue, limit.
 WITH next AS (

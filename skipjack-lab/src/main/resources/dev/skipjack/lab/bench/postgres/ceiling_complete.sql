@@ -1,4 +1,4 @@
--- Raw SQL ceiling, completion: one UPDATE per claimed batch.
+-- Raw SQL ceiling on PostgreSQL, completion: one UPDATE per claimed batch.
 -- Index: primary key.
 -- Parameters: ids.
 UPDATE {{jobs}}
