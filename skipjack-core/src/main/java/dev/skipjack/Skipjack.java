@@ -170,9 +170,8 @@ public final class Skipjack implements AutoCloseable {
 
     /**
      * The schema of {@code backend} for {@code schema} (on MySQL and MariaDB: the database) and
-     * {@code tablePrefix} as plain SQL, without a client or a database.
-     *
-     * @throws UnsupportedDatabaseException for a backend whose statements are not built yet
+     * {@code tablePrefix} as plain SQL, without a client or a database (on SQLite the schema is
+     * {@code main} or an attached database).
      */
     public static String migrationSql(Backend backend, String schema, String tablePrefix) {
         return new Migrator(Dialect.of(backend).statements(new TableNames(schema, tablePrefix), new DatabaseClock()))
