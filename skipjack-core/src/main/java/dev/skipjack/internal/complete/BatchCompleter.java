@@ -29,8 +29,9 @@ public final class BatchCompleter<K> {
     /** Largest batch per write. */
     public static final int MAX_BATCH = 2_000;
     /**
-     * Writes in flight at once: while one batch is on its round trip the next one gathers and
-     * goes out. Each execution is submitted once, so two writes never touch the same job.
+     * Writes in flight at once, at most: while one batch is on its round trip the next one gathers
+     * and goes out. Each execution is submitted once, so two writes never touch the same job. A
+     * database with a single write lock (SQLite) gets one writer.
      */
     public static final int WRITERS = 2;
     /**
@@ -68,11 +69,20 @@ public final class BatchCompleter<K> {
      */
     public BatchCompleter(DataSource dataSource, CompletionWriter writer, Consumer<K> onWritten,
                           BiFunction<Completion, String, Completion> whenUnstorable, String workerId) {
+        this(dataSource, writer, onWritten, whenUnstorable, workerId, WRITERS);
+    }
+
+    /** @param writers writer threads, 1 to {@link #WRITERS} */
+    public BatchCompleter(DataSource dataSource, CompletionWriter writer, Consumer<K> onWritten,
+                          BiFunction<Completion, String, Completion> whenUnstorable, String workerId, int writers) {
         this.dataSource = dataSource;
         this.writer = writer;
         this.onWritten = onWritten;
         this.whenUnstorable = whenUnstorable;
-        for (int i = 1; i <= WRITERS; i++) {
+        if (writers < 1 || writers > WRITERS) {
+            throw new IllegalArgumentException("writers must be 1-" + WRITERS + ", got " + writers);
+        }
+        for (int i = 1; i <= writers; i++) {
             Thread t = new Thread(this::run, "skipjack-completer-" + i + "-" + workerId);
             t.setDaemon(true);
             threads.add(t);

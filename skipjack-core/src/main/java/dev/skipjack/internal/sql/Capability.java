@@ -20,6 +20,13 @@ public enum Capability {
     TWO_PHASE_COMMIT,
     /** Transaction-scoped advisory locks: migrations from many nodes at once (else session locks, {@code GET_LOCK}). */
     ADVISORY_LOCKS,
+    /**
+     * Writers that do not wait for each other: row locks, not one lock for the whole database.
+     * Without it (SQLite) a worker sends one claim statement at a time and has one completion
+     * writer: parallel writers only queue for the write lock, and SQLite's busy handler sleeps
+     * between tries (drain at a third of the speed, measured).
+     */
+    CONCURRENT_WRITERS,
     /** {@code SET LOCAL statement_timeout}: a transactional handler's timeout enforced by the server. */
     STATEMENT_TIMEOUT
 }

@@ -47,7 +47,7 @@ public final class MySqlFamilyDialect implements Dialect {
 
     MySqlFamilyDialect(Backend backend) {
         this.backend = backend;
-        EnumSet<Capability> caps = EnumSet.of(Capability.SKIP_LOCKED);
+        EnumSet<Capability> caps = EnumSet.of(Capability.SKIP_LOCKED, Capability.CONCURRENT_WRITERS);
         if (backend == Backend.MARIADB) {
             caps.add(Capability.INSERT_RETURNING); // MariaDB 10.5+; MySQL 8 has no RETURNING at all
         }

@@ -18,7 +18,8 @@ import javax.sql.DataSource;
 /**
  * The claim step of a job's path, for one queue: claims lease-mode jobs, splitting a large claim
  * into up to {@link #CLAIM_PARALLELISM} statements sent at once on separate connections, so one
- * queue can use more than one database core, and merges their jobs into claim order.
+ * queue can use more than one database core, and merges their jobs into claim order. On a
+ * database with one write lock (no {@code CONCURRENT_WRITERS}) a round is one statement.
  */
 final class ClaimRound {
 
@@ -51,20 +52,24 @@ final class ClaimRound {
     private final int maxBatch;
     /** Kinds the lease claim leaves alone: transactional ones and ones this client only declares. */
     private final Set<String> notLeaseClaimed;
+    /** Statements one round may send at once: {@link #CLAIM_PARALLELISM}, or 1 on a single-writer database. */
+    private final int parallelism;
     /** Sends the second and later claim statements of a round; created on first use. */
     private ExecutorService helper;
 
-    ClaimRound(DataSource dataSource, JobClaimer claimer, String queue, int maxBatch, Set<String> notLeaseClaimed) {
+    ClaimRound(DataSource dataSource, JobClaimer claimer, String queue, int maxBatch, Set<String> notLeaseClaimed,
+               boolean concurrentWriters) {
         this.dataSource = dataSource;
         this.claimer = claimer;
         this.queue = queue;
         this.maxBatch = maxBatch;
         this.notLeaseClaimed = Set.copyOf(notLeaseClaimed);
+        this.parallelism = concurrentWriters ? CLAIM_PARALLELISM : 1;
     }
 
     /** The most jobs one round claims. */
     int maxJobs() {
-        return maxBatch * CLAIM_PARALLELISM;
+        return maxBatch * parallelism;
     }
 
     /** Claims up to {@code want} jobs; called by one thread at a time (the queue's dispatcher). */
@@ -112,7 +117,7 @@ final class ClaimRound {
     private int statements(int want) {
         int needed = (want + maxBatch - 1) / maxBatch;
         int worthIt = Math.max(1, want / MIN_JOBS_PER_CLAIM);
-        return Math.min(CLAIM_PARALLELISM, Math.max(needed, worthIt));
+        return Math.min(parallelism, Math.max(needed, worthIt));
     }
 
     private List<ClaimedJob> claimOne(int limit) throws Exception {
@@ -123,7 +128,7 @@ final class ClaimRound {
 
     private ExecutorService helper() {
         if (helper == null) {
-            helper = Executors.newFixedThreadPool(CLAIM_PARALLELISM - 1,
+            helper = Executors.newFixedThreadPool(parallelism - 1,
                     WorkerThreads.daemonFactory("skipjack-claimer-" + queue));
         }
         return helper;

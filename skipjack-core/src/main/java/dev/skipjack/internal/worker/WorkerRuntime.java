@@ -7,6 +7,7 @@ import dev.skipjack.internal.claim.JobClaimer;
 import dev.skipjack.internal.complete.BatchCompleter;
 import dev.skipjack.internal.complete.CompletionWriter;
 import dev.skipjack.internal.pause.PausedQueues;
+import dev.skipjack.internal.sql.Capability;
 import dev.skipjack.internal.sql.SqlStatements;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -74,7 +75,9 @@ public final class WorkerRuntime {
         this.timing = timing;
         OutcomeTranslator translator = new OutcomeTranslator(mapper);
         CompletionWriter writer = new CompletionWriter(sql);
-        this.completer = new BatchCompleter<>(dataSource, writer, tracker::finish, translator::withUnstorableError, workerId);
+        boolean concurrentWriters = sql.dialect().supports(Capability.CONCURRENT_WRITERS);
+        this.completer = new BatchCompleter<>(dataSource, writer, tracker::finish, translator::withUnstorableError, workerId,
+                concurrentWriters ? BatchCompleter.WRITERS : 1);
         this.completions = new LeasedCompletions(completer, translator, workerId);
         JobClaimer claimer = new JobClaimer(sql, workerId, timing.lease());
         JobExecutor executor = new JobExecutor(kinds, mapper, translator, completions, timeouts, workerId);
@@ -91,7 +94,8 @@ public final class WorkerRuntime {
             }
         }
         for (QueueSettings q : queues) {
-            ClaimRound claims = new ClaimRound(dataSource, claimer, q.name(), q.maxBatch(), notLeaseClaimed);
+            ClaimRound claims = new ClaimRound(dataSource, claimer, q.name(), q.maxBatch(), notLeaseClaimed,
+                    concurrentWriters);
             TransactionalRunner transactional = claimedInTransaction.isEmpty() ? null
                     : new TransactionalRunner(dataSource, sql, claimer, writer, tracker, translator, executor, kinds,
                     workerId, q.name(), claimedInTransaction);
