@@ -90,13 +90,16 @@ public final class MySqlFamilyDialect implements Dialect {
     /** Without multi-statement queries a script runs statement by statement (and DDL commits at once). */
     @Override
     public List<String> scriptStatements(String script) {
-        return splitScript(STATEMENT_END, script);
+        return splitScript(script);
     }
 
-    /** The statements of {@code script}, split at {@code statementEnd}, without whole-line comments. */
-    static List<String> splitScript(Pattern statementEnd, String script) {
+    /**
+     * The statements of a migration script (each ends with ';' at the end of a line), without
+     * whole-line comments; SQLite's scripts are split the same way.
+     */
+    static List<String> splitScript(String script) {
         List<String> out = new ArrayList<>();
-        for (String part : statementEnd.split(script)) {
+        for (String part : STATEMENT_END.split(script)) {
             String statement = part.lines().filter(l -> !l.trim().startsWith("--")).reduce("", (a, b) -> a + b + "\n").trim();
             if (!statement.isEmpty()) {
                 out.add(statement);

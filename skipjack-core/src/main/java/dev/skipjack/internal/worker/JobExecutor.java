@@ -143,7 +143,7 @@ final class JobExecutor {
      * True when the server cancelled a statement (SQLSTATE 57014), which in transactional mode is
      * the kind's timeout enforced through statement_timeout, before the interrupt is due.
      */
-    static boolean isStatementTimeout(Throwable t) {
+    private static boolean isStatementTimeout(Throwable t) {
         Throwable c = t;
         for (int depth = 0; c != null && depth < 20; depth++, c = c.getCause()) {
             if (c instanceof SQLException && "57014".equals(((SQLException) c).getSQLState())) {
