@@ -34,7 +34,7 @@ public final class JobQuery {
     public static final int MAX_LIMIT = 10_000;
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final JobQuery ALL = new JobQuery(Set.of(), Set.of(), Set.of(), null, null, null, null, DEFAULT_LIMIT);
+    private static final JobQuery ALL = new JobQuery(Set.of(), Set.of(), Set.of(), null, null, null, null, null, DEFAULT_LIMIT);
 
     private final Set<String> queues;
     private final Set<String> kinds;
@@ -42,17 +42,19 @@ public final class JobQuery {
     private final Instant createdFrom;
     private final Instant createdBefore;
     private final String argsContain;
+    private final String tag;
     private final Long after;
     private final int limit;
 
     private JobQuery(Set<String> queues, Set<String> kinds, Set<JobState> states, Instant createdFrom,
-                     Instant createdBefore, String argsContain, Long after, int limit) {
+                     Instant createdBefore, String argsContain, String tag, Long after, int limit) {
         this.queues = queues;
         this.kinds = kinds;
         this.states = states;
         this.createdFrom = createdFrom;
         this.createdBefore = createdBefore;
         this.argsContain = argsContain;
+        this.tag = tag;
         this.after = after;
         this.limit = limit;
     }
@@ -68,7 +70,7 @@ public final class JobQuery {
         for (String n : requireNonEmpty("queue", names)) {
             set.add(Limits.requireQueueName(n));
         }
-        return new JobQuery(Collections.unmodifiableSet(set), kinds, states, createdFrom, createdBefore, argsContain, after, limit);
+        return new JobQuery(Collections.unmodifiableSet(set), kinds, states, createdFrom, createdBefore, argsContain, tag, after, limit);
     }
 
     /** Jobs of any of these kinds. */
@@ -77,7 +79,7 @@ public final class JobQuery {
         for (String n : requireNonEmpty("kind", names)) {
             set.add(Limits.requireKindName(n));
         }
-        return new JobQuery(queues, Collections.unmodifiableSet(set), states, createdFrom, createdBefore, argsContain, after, limit);
+        return new JobQuery(queues, Collections.unmodifiableSet(set), states, createdFrom, createdBefore, argsContain, tag, after, limit);
     }
 
     /** Jobs in any of these states. */
@@ -86,19 +88,19 @@ public final class JobQuery {
         for (JobState s : requireNonEmpty("state", values)) {
             set.add(Objects.requireNonNull(s, "state"));
         }
-        return new JobQuery(queues, kinds, Collections.unmodifiableSet(set), createdFrom, createdBefore, argsContain, after, limit);
+        return new JobQuery(queues, kinds, Collections.unmodifiableSet(set), createdFrom, createdBefore, argsContain, tag, after, limit);
     }
 
     /** Jobs created at or after {@code from} (null: no lower bound). */
     public JobQuery createdFrom(Instant from) {
         requireOrdered(from, createdBefore);
-        return new JobQuery(queues, kinds, states, from, createdBefore, argsContain, after, limit);
+        return new JobQuery(queues, kinds, states, from, createdBefore, argsContain, tag, after, limit);
     }
 
     /** Jobs created before {@code before} (null: no upper bound). */
     public JobQuery createdBefore(Instant before) {
         requireOrdered(createdFrom, before);
-        return new JobQuery(queues, kinds, states, createdFrom, before, argsContain, after, limit);
+        return new JobQuery(queues, kinds, states, createdFrom, before, argsContain, tag, after, limit);
     }
 
     /**
@@ -124,7 +126,17 @@ public final class JobQuery {
             }
             normalized = tree.toString();
         }
-        return new JobQuery(queues, kinds, states, createdFrom, createdBefore, normalized, after, limit);
+        return new JobQuery(queues, kinds, states, createdFrom, createdBefore, normalized, tag, after, limit);
+    }
+
+    /**
+     * Jobs carrying {@code tag} ({@link EnqueueOptions#withTags}). Null removes the filter.
+     *
+     * @throws InvalidOptionException when the tag is malformed ({@link Limits#TAG})
+     */
+    public JobQuery tag(String tag) {
+        return new JobQuery(queues, kinds, states, createdFrom, createdBefore, argsContain,
+                tag == null ? null : Limits.requireTag(tag), after, limit);
     }
 
     /** Continues after a previous page: {@code cursor} is its {@link JobPage#nextCursor()}; null starts at the newest. */
@@ -132,7 +144,7 @@ public final class JobQuery {
         if (cursor != null && cursor < 1) {
             throw new InvalidOptionException("page cursor must be a positive job id, got " + cursor);
         }
-        return new JobQuery(queues, kinds, states, createdFrom, createdBefore, argsContain, cursor, limit);
+        return new JobQuery(queues, kinds, states, createdFrom, createdBefore, argsContain, tag, cursor, limit);
     }
 
     /** Jobs per page, 1 to {@link #MAX_LIMIT}. */
@@ -140,7 +152,7 @@ public final class JobQuery {
         if (pageSize < 1 || pageSize > MAX_LIMIT) {
             throw new InvalidOptionException("page size must be between 1 and " + MAX_LIMIT + ", got " + pageSize);
         }
-        return new JobQuery(queues, kinds, states, createdFrom, createdBefore, argsContain, after, pageSize);
+        return new JobQuery(queues, kinds, states, createdFrom, createdBefore, argsContain, tag, after, pageSize);
     }
 
     public Set<String> queues() {
@@ -168,6 +180,11 @@ public final class JobQuery {
         return argsContain;
     }
 
+    /** The tag filter, or null. */
+    public String tag() {
+        return tag;
+    }
+
     /** The cursor this page starts after, or null. */
     public Long after() {
         return after;
@@ -180,7 +197,7 @@ public final class JobQuery {
     @Override
     public String toString() {
         return "JobQuery{queues=" + queues + ", kinds=" + kinds + ", states=" + states + ", createdFrom=" + createdFrom
-                + ", createdBefore=" + createdBefore + ", argsContain=" + argsContain + ", after=" + after
+                + ", createdBefore=" + createdBefore + ", argsContain=" + argsContain + ", tag=" + tag + ", after=" + after
                 + ", limit=" + limit + '}';
     }
 

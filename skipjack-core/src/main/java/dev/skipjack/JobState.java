@@ -7,6 +7,11 @@ import java.util.Locale;
  * {@link #COMPLETED}, {@link #DISCARDED} and {@link #CANCELLED} are terminal.
  */
 public enum JobState {
+    /**
+     * A workflow job waiting for its parents (F-14): made available (or scheduled, when its
+     * {@code run_at} is still ahead) once every parent completed. Never claimed.
+     */
+    WAITING,
     /** Waiting for its {@code run_at}; made available when it is due. */
     SCHEDULED,
     /** Due and waiting for a worker. */

@@ -20,42 +20,58 @@ public final class Outcome {
         CANCEL
     }
 
-    private static final Outcome COMPLETE = new Outcome(Type.COMPLETE, null, null);
+    private static final Outcome COMPLETE = new Outcome(Type.COMPLETE, null, null, null);
 
     private final Type type;
     private final Duration delay;
     private final String reason;
+    private final Object output;
 
-    private Outcome(Type type, Duration delay, String reason) {
+    private Outcome(Type type, Duration delay, String reason, Object output) {
         this.type = type;
         this.delay = delay;
         this.reason = reason;
+        this.output = output;
     }
 
     public static Outcome complete() {
         return COMPLETE;
     }
 
+    /**
+     * Done, with a result: {@code output} is stored with the job as JSON (the client's mapper, at
+     * most {@link #MAX_OUTPUT_BYTES}), shown in {@link JobInfo#outputJson()}, and read by the job's
+     * children in a workflow ({@link Job#parentOutput}). Keep it small: an id or a summary, not the
+     * data. A null output is {@link #complete()}. An output that does not serialize, or is too
+     * large, discards the job with the reason recorded.
+     */
+    public static Outcome complete(Object output) {
+        return output == null ? COMPLETE : new Outcome(Type.COMPLETE, null, null, output);
+    }
+
+    /** Largest output a job may record, in bytes of JSON. */
+    public static final int MAX_OUTPUT_BYTES = 64 * 1024;
+
     /** Retries after the kind's retry policy's delay. */
     public static Outcome retry(String reason) {
-        return new Outcome(Type.RETRY, null, Objects.requireNonNull(reason, "reason"));
+        return new Outcome(Type.RETRY, null, Objects.requireNonNull(reason, "reason"), null);
     }
 
     /** Retries after {@code delay}. */
     public static Outcome retry(Duration delay, String reason) {
-        return new Outcome(Type.RETRY, requireNonNegative(delay), Objects.requireNonNull(reason, "reason"));
+        return new Outcome(Type.RETRY, requireNonNegative(delay), Objects.requireNonNull(reason, "reason"), null);
     }
 
     public static Outcome snooze(Duration delay) {
-        return new Outcome(Type.SNOOZE, requireNonNegative(delay), null);
+        return new Outcome(Type.SNOOZE, requireNonNegative(delay), null, null);
     }
 
     public static Outcome discard(String reason) {
-        return new Outcome(Type.DISCARD, null, Objects.requireNonNull(reason, "reason"));
+        return new Outcome(Type.DISCARD, null, Objects.requireNonNull(reason, "reason"), null);
     }
 
     public static Outcome cancel(String reason) {
-        return new Outcome(Type.CANCEL, null, Objects.requireNonNull(reason, "reason"));
+        return new Outcome(Type.CANCEL, null, Objects.requireNonNull(reason, "reason"), null);
     }
 
     public Type type() {
@@ -72,6 +88,11 @@ public final class Outcome {
         return reason;
     }
 
+    /** The result of a completion made with {@link #complete(Object)}; null otherwise. */
+    public Object output() {
+        return output;
+    }
+
     private static Duration requireNonNegative(Duration delay) {
         Objects.requireNonNull(delay, "delay");
         if (delay.isNegative()) {
@@ -82,6 +103,7 @@ public final class Outcome {
 
     @Override
     public String toString() {
-        return type + (delay != null ? " after " + delay : "") + (reason != null ? ": " + reason : "");
+        return type + (delay != null ? " after " + delay : "") + (reason != null ? ": " + reason : "")
+                + (output != null ? " with output" : "");
     }
 }

@@ -1,6 +1,7 @@
 package dev.skipjack;
 
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -8,11 +9,19 @@ import java.util.Map;
  *
  * @param pausedAt when it was paused, or null when it runs
  * @param counts   jobs per state; every state is present, 0 when empty
+ * @param servedBy worker ids of the nodes running now that serve this queue; empty when none does,
+ *                 and then its available jobs wait for a node to serve it
  */
-public record QueueInfo(String name, Instant pausedAt, Map<JobState, Long> counts) {
+public record QueueInfo(String name, Instant pausedAt, Map<JobState, Long> counts, List<String> servedBy) {
 
     public QueueInfo {
         counts = Map.copyOf(counts);
+        servedBy = List.copyOf(servedBy);
+    }
+
+    /** Whether a node running now serves this queue. */
+    public boolean served() {
+        return !servedBy.isEmpty();
     }
 
     public boolean paused() {

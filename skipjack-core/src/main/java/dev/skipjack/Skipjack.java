@@ -6,13 +6,20 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import dev.skipjack.internal.enqueue.ArgsEncoder;
 import dev.skipjack.internal.kind.ExecutionMode;
+import dev.skipjack.internal.concurrency.ConcurrencyAdmission;
+import dev.skipjack.internal.enqueue.ConcurrencyOrder;
 import dev.skipjack.internal.enqueue.InsertRow;
 import dev.skipjack.internal.enqueue.JobInserter;
+import dev.skipjack.internal.enqueue.StoredText;
+import dev.skipjack.internal.enqueue.UniqueKeys;
+import dev.skipjack.internal.cron.CronSchedules;
+import dev.skipjack.internal.cron.CronTicker;
 import dev.skipjack.internal.query.JobInfoReader;
 import dev.skipjack.internal.node.StartedNode;
 import dev.skipjack.internal.notify.InsertNotifications;
 import dev.skipjack.internal.schema.Migrator;
 import dev.skipjack.internal.sql.Capability;
+import dev.skipjack.internal.sql.ConnectionHints;
 import dev.skipjack.internal.sql.DatabaseDetector;
 import dev.skipjack.internal.sql.Dialect;
 import dev.skipjack.internal.sql.SqlStatements;
@@ -20,6 +27,8 @@ import dev.skipjack.internal.sql.TableNames;
 import dev.skipjack.internal.sql.Transactions;
 import dev.skipjack.internal.kind.RegisteredKind;
 import dev.skipjack.internal.worker.WorkerRuntime;
+import dev.skipjack.internal.workflow.WorkflowInserter;
+import dev.skipjack.internal.workflow.WorkflowProgress;
 
 import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
@@ -28,10 +37,13 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -62,6 +74,8 @@ import javax.sql.DataSource;
  */
 public final class Skipjack implements AutoCloseable {
 
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(Skipjack.class);
+
     /** Lease of a claimed job; heartbeats extend it while the handler runs. */
     public static final Duration DEFAULT_LEASE = Duration.ofSeconds(15);
     /** How often a node looks for work when nothing woke it. */
@@ -86,6 +100,15 @@ public final class Skipjack implements AutoCloseable {
     public static final Duration KEEP_FOREVER = ChronoUnit.FOREVER.getDuration();
     /** How often the maintenance leader deletes jobs past their retention. */
     public static final Duration DEFAULT_PRUNE_INTERVAL = Duration.ofSeconds(10);
+    /**
+     * How long available jobs wait in a queue that no running node serves before the maintenance
+     * leader warns about it.
+     */
+    public static final Duration DEFAULT_UNSERVED_QUEUE_THRESHOLD = Duration.ofMinutes(5);
+    /** Tries of an enqueue in its own transaction that a transient conflict rolled back. */
+    private static final int ENQUEUE_ATTEMPTS = 3;
+    /** How often every started node looks for cron ticks that have come (F-11). */
+    public static final Duration DEFAULT_CRON_INTERVAL = Duration.ofSeconds(1);
     /** Longest finite retention; anything longer is meant as {@link #KEEP_FOREVER}. */
     static final Duration MAX_RETENTION = Duration.ofDays(100 * 365);
 
@@ -94,6 +117,11 @@ public final class Skipjack implements AutoCloseable {
     private final SqlStatements sql;
     private final ObjectMapper mapper;
     private final ArgsEncoder argsEncoder;
+    private final UniqueKeys uniqueKeys;
+    /** Concurrency limits of the kinds registered here, by kind name (F-12). */
+    private final Map<String, ConcurrencyLimit<?>> kindLimits;
+    /** Admits keyed jobs right after an enqueue commits (F-12, F-13). */
+    private final ConcurrencyAdmission admission;
     private final Map<String, RegisteredKind> kinds;
     /** Kinds enqueued through a handle, resolved once per handle. */
     private final Map<JobKind<?>, RegisteredKind> handles = new ConcurrentHashMap<>();
@@ -105,8 +133,12 @@ public final class Skipjack implements AutoCloseable {
     private final Duration shutdownTimeout;
     private final int maxArgsBytes;
     private final JobInserter inserter;
+    private final WorkflowInserter workflowInserter;
     private final boolean listenNotify;
     private final Duration pruneInterval;
+    private final List<CronSchedule> declaredSchedules;
+    private final Duration cronInterval;
+    private final Duration unservedQueueThreshold;
     private final Map<JobState, Duration> retention;
     private StartedNode runtime;
 
@@ -116,10 +148,19 @@ public final class Skipjack implements AutoCloseable {
         this.names = sql.names();
         this.mapper = b.mapper;
         this.argsEncoder = new ArgsEncoder(b.mapper);
+        this.uniqueKeys = new UniqueKeys(b.mapper);
+        this.admission = new ConcurrencyAdmission(sql, dataSource);
         Map<String, RegisteredKind> registered = new LinkedHashMap<>();
         b.kinds.forEach((name, k) -> registered.put(name,
                 new RegisteredKind(name, mapper.constructType(k.kind().argsType()), k.options(), k.mode())));
         this.kinds = Collections.unmodifiableMap(registered);
+        Map<String, ConcurrencyLimit<?>> limits = new HashMap<>();
+        b.kinds.forEach((name, k) -> {
+            if (k.kind().concurrencyLimit() != null) {
+                limits.put(name, k.kind().concurrencyLimit());
+            }
+        });
+        this.kindLimits = Map.copyOf(limits);
         Set<String> twoPhaseKinds = ExecutionMode.twoPhaseHandlers(kinds).keySet();
         if (!twoPhaseKinds.isEmpty() && !dialect.supports(Capability.TWO_PHASE_COMMIT)) {
             throw new InvalidConfigurationException("kind", "two-phase kinds " + twoPhaseKinds + " need prepared"
@@ -146,6 +187,10 @@ public final class Skipjack implements AutoCloseable {
         });
         this.retention = Collections.unmodifiableMap(pruned);
         this.inserter = new JobInserter(sql, listenNotify ? InsertNotifications.channel(names) : null);
+        this.workflowInserter = new WorkflowInserter(sql, listenNotify ? InsertNotifications.channel(names) : null);
+        this.declaredSchedules = List.copyOf(b.schedules.values());
+        this.cronInterval = b.cronInterval;
+        this.unservedQueueThreshold = b.unservedQueueThreshold;
     }
 
     /** A builder of a client on {@code dataSource}; every other setting has a default. */
@@ -203,9 +248,12 @@ public final class Skipjack implements AutoCloseable {
      * The kind need not be registered on this client: a client that only enqueues needs nothing
      * but the handle.
      *
-     * @throws InvalidArgsException          when the args do not serialize, or would not read back
-     *                                       as the kind's args type
+     * @throws InvalidArgsException          when the args do not serialize, would not read back
+     *                                       as the kind's args type, or hold a string no backend
+     *                                       stores as given (U+0000, a lone UTF-16 surrogate; the
+     *                                       message names its JSON path, e.g. {@code $.lines[2].text})
      * @throws ArgsTooLargeException         when the serialized args exceed {@link Builder#maxArgsBytes(int)}
+     * @throws InvalidOptionException        when the options' metadata holds such a string
      * @throws InvalidConfigurationException (option {@code kind}) when this client registered the
      *                                       kind's name with another args type than the handle's
      * @throws SkipjackException             when the insert fails
@@ -222,7 +270,10 @@ public final class Skipjack implements AutoCloseable {
     /**
      * Enqueues one job inside the caller's transaction on {@code connection} (F-6): the job exists
      * if and only if that transaction commits. Skipjack does not commit or close the connection.
-     * Throws as {@link #enqueue(JobKind, Object)}.
+     * Throws as {@link #enqueue(JobKind, Object)}, and never leaves the caller's transaction
+     * unusable: bad input is refused before any SQL, and on PostgreSQL, where a failed statement
+     * aborts the transaction, Skipjack's statements run in a savepoint, so after a
+     * {@link SkipjackException} the caller's own work can still commit.
      */
     public <T> long enqueue(Connection connection, JobKind<T> kind, T args, EnqueueOptions options) {
         return enqueueAll(connection, List.of(JobRequest.of(kind, args, options))).get(0);
@@ -271,7 +322,9 @@ public final class Skipjack implements AutoCloseable {
 
     /**
      * Enqueues many jobs with multi-row inserts in one transaction; returns ids in request order.
-     * Every request is checked before anything is inserted: one bad request inserts none.
+     * Every request is checked before anything is inserted: one bad request inserts none. For a
+     * {@link EnqueueOptions#withUnique unique} request whose key a job already holds, the id is
+     * that job's; {@link #enqueueAllWithResults(List)} says which ids are duplicates.
      *
      * @throws InvalidJobException           ({@link UnknownKindException}, {@link InvalidOptionException},
      *                                       {@link InvalidArgsException}, {@link ArgsTooLargeException})
@@ -281,14 +334,7 @@ public final class Skipjack implements AutoCloseable {
      * @throws SkipjackException             when the insert fails
      */
     public List<Long> enqueueAll(List<JobRequest> requests) {
-        List<InsertRow> rows = validate(requests);
-        try {
-            List<Long> ids = Transactions.inTransaction(dataSource, c -> inserter.insert(c, rows));
-            wakeLocalFetchers(rows);
-            return ids;
-        } catch (SQLException e) {
-            throw new SkipjackException("enqueue of " + rows.size() + " jobs failed: " + e.getMessage(), e);
-        }
+        return ids(enqueueAllWithResults(requests));
     }
 
     /**
@@ -296,12 +342,153 @@ public final class Skipjack implements AutoCloseable {
      * {@link #enqueueAll(List)}. Skipjack does not commit or close the connection.
      */
     public List<Long> enqueueAll(Connection connection, List<JobRequest> requests) {
+        return ids(enqueueAllWithResults(connection, requests));
+    }
+
+    /**
+     * As {@link #enqueue(JobRequest)}, saying whether the job was a duplicate of a unique job that
+     * already held its key (F-10); then nothing was inserted and the id is the existing job's.
+     */
+    public EnqueueResult enqueueWithResult(JobRequest request) {
+        return enqueueAllWithResults(List.of(request)).get(0);
+    }
+
+    /** As {@link #enqueueWithResult(JobRequest)}, inside the caller's transaction on {@code connection}. */
+    public EnqueueResult enqueueWithResult(Connection connection, JobRequest request) {
+        return enqueueAllWithResults(connection, List.of(request)).get(0);
+    }
+
+    /**
+     * As {@link #enqueueAll(List)}, saying for each request whether it was a duplicate (F-10). Two
+     * requests of one call with the same unique key give one job: the later is its duplicate.
+     */
+    public List<EnqueueResult> enqueueAllWithResults(List<JobRequest> requests) {
+        List<InsertRow> rows = validate(requests);
+        for (int attempt = 1; ; attempt++) {
+            try {
+                List<EnqueueResult> results = Transactions.inTransaction(dataSource, c -> inserter.insert(c, rows));
+                wakeLocalFetchers(rows);
+                admitKeyed(rows);
+                return results;
+            } catch (SQLException e) {
+                // InnoDB can deadlock inserters of one unique key when its holder rolls back: the
+                // whole transaction was rolled back, so it is safe to run again.
+                if (attempt < ENQUEUE_ATTEMPTS && sql.dialect().isTransientConflict(e)) {
+                    continue;
+                }
+                throw enqueueFailed(rows.size(), e);
+            }
+        }
+    }
+
+    /** As {@link #enqueueAllWithResults(List)}, inside the caller's transaction on {@code connection}. */
+    public List<EnqueueResult> enqueueAllWithResults(Connection connection, List<JobRequest> requests) {
         List<InsertRow> rows = validate(requests);
         try {
-            return inserter.insert(connection, rows);
+            return Transactions.guarded(connection, sql.dialect(), c -> inserter.insert(c, rows));
         } catch (SQLException e) {
-            throw new SkipjackException("enqueue of " + rows.size() + " jobs failed: " + e.getMessage(), e);
+            throw enqueueFailed(rows.size(), e);
         }
+    }
+
+    /** The failure, with what to change when the error is a symptom of the setup (logged once too). */
+    private SkipjackException enqueueFailed(int jobs, SQLException e) {
+        String hint = ConnectionHints.note(sql.dialect(), e);
+        return new SkipjackException("enqueue of " + jobs + " jobs failed: " + e.getMessage()
+                + (hint == null ? "" : "; " + hint), e);
+    }
+
+    // ---------------------------------------------------------------- workflows
+
+    /**
+     * Enqueues a workflow (F-14) in its own transaction: its jobs, the steps they depend on, and the
+     * workflow itself exist at once, or not at all. Steps without parents are due as their requests
+     * say; the others wait until every parent completed. Returns the workflow's id and its jobs'
+     * ids by step name.
+     *
+     * @throws InvalidWorkflowException for a workflow with no step, a step depending on a step it
+     *                                  does not have, steps depending on each other in a circle, or
+     *                                  a step with a unique key ({@link InvalidWorkflowException#problem()})
+     * @throws InvalidJobException      for a step's request refused as {@link #enqueue(JobRequest)} refuses it
+     * @throws SkipjackException        when the insert fails
+     */
+    public EnqueuedWorkflow enqueueWorkflow(Workflow workflow) {
+        List<WorkflowInserter.StepRow> steps = validate(workflow);
+        for (int attempt = 1; ; attempt++) {
+            try {
+                WorkflowInserter.Inserted inserted = Transactions.inTransaction(dataSource,
+                        c -> workflowInserter.insert(c, workflow.name(), workflow.policy().dbValue(), steps));
+                wakeQueues(inserted.queuesDueNow());
+                return enqueued(inserted, steps);
+            } catch (SQLException e) {
+                if (attempt < ENQUEUE_ATTEMPTS && sql.dialect().isTransientConflict(e)) {
+                    continue;
+                }
+                throw new SkipjackException("enqueue of workflow '" + workflow.name() + "' (" + steps.size()
+                        + " jobs) failed: " + e.getMessage(), e);
+            }
+        }
+    }
+
+    /**
+     * As {@link #enqueueWorkflow(Workflow)}, inside the caller's transaction on {@code connection}
+     * (F-6): the workflow exists if and only if that transaction commits. Skipjack does not commit
+     * or close the connection.
+     */
+    public EnqueuedWorkflow enqueueWorkflow(Connection connection, Workflow workflow) {
+        Objects.requireNonNull(connection, "connection");
+        List<WorkflowInserter.StepRow> steps = validate(workflow);
+        try {
+            return enqueued(workflowInserter.insert(connection, workflow.name(), workflow.policy().dbValue(), steps), steps);
+        } catch (SQLException e) {
+            throw new SkipjackException("enqueue of workflow '" + workflow.name() + "' (" + steps.size()
+                    + " jobs) failed: " + e.getMessage(), e);
+        }
+    }
+
+    /** The workflow's steps parents first, each request checked as enqueue checks it. */
+    private List<WorkflowInserter.StepRow> validate(Workflow workflow) {
+        Objects.requireNonNull(workflow, "workflow");
+        List<Workflow.Step> ordered = workflow.inDependencyOrder();
+        Map<String, Integer> index = new HashMap<>();
+        List<WorkflowInserter.StepRow> rows = new ArrayList<>(ordered.size());
+        for (Workflow.Step step : ordered) {
+            InsertRow row = validate(step.request());
+            if (row.isUnique()) {
+                throw new InvalidWorkflowException(InvalidWorkflowException.Problem.UNSUPPORTED_OPTION, List.of(step.name()),
+                        "step '" + step.name() + "' of workflow '" + workflow.name() + "' asks for a unique key: a"
+                                + " workflow's jobs cannot be unique jobs (a duplicate would leave the step without a job of its own)");
+            }
+            if (row.isKeyed()) {
+                throw new InvalidWorkflowException(InvalidWorkflowException.Problem.UNSUPPORTED_OPTION, List.of(step.name()),
+                        "step '" + step.name() + "' of workflow '" + workflow.name() + "' has a concurrency key ("
+                                + row.concurrencyKey() + "): a workflow's jobs cannot be limited or ordered by key yet"
+                                + " (docs/limits-and-ordering.md)");
+            }
+            List<Integer> parents = new ArrayList<>(step.parents().size());
+            for (String parent : step.parents()) {
+                parents.add(index.get(parent));
+            }
+            index.put(step.name(), rows.size());
+            rows.add(new WorkflowInserter.StepRow(step.name(), row, parents));
+        }
+        return rows;
+    }
+
+    private static EnqueuedWorkflow enqueued(WorkflowInserter.Inserted inserted, List<WorkflowInserter.StepRow> steps) {
+        Map<String, Long> ids = new LinkedHashMap<>();
+        for (int i = 0; i < steps.size(); i++) {
+            ids.put(steps.get(i).step(), inserted.jobIds().get(i));
+        }
+        return new EnqueuedWorkflow(inserted.workflowId(), ids);
+    }
+
+    private static List<Long> ids(List<EnqueueResult> results) {
+        List<Long> ids = new ArrayList<>(results.size());
+        for (EnqueueResult r : results) {
+            ids.add(r.id());
+        }
+        return ids;
     }
 
     private List<InsertRow> validate(List<JobRequest> requests) {
@@ -315,9 +502,131 @@ public final class Skipjack implements AutoCloseable {
 
     private InsertRow validate(JobRequest r) {
         RegisteredKind kind = r.handle() != null ? handles.computeIfAbsent(r.handle(), this::resolve) : registered(r.kind());
+        String json = argsJson(r, kind);
+        EnqueueOptions o = r.options();
+        int maxAttempts = o.maxAttempts() > 0 ? o.maxAttempts() : kind.options().maxAttempts();
+        Long runAt = o.runAt() == null ? null : o.runAt().toEpochMilli();
+        Long delay = o.delay() == null ? null : o.delay().toMillis();
+        Unique unique = o.unique();
+        String key = null;
+        if (unique != null) {
+            long due = runAt != null ? runAt : System.currentTimeMillis() + (delay == null ? 0 : delay);
+            key = uniqueKeys.key(unique, r.kind(), o.queue(), json, due);
+        }
+        ConcurrencyKey concurrency = concurrencyKey(r);
+        return new InsertRow(o.queue(), r.kind(), json, o.priority(), maxAttempts, runAt, delay, key,
+                unique != null && unique.isIncludingCompleted(), tagsJson(o), metadataJson(r.kind(), o),
+                concurrency == null ? null : concurrency.key(), concurrency == null ? null : concurrency.max(),
+                concurrency == null ? null : concurrency.order(), concurrency == null ? null : concurrency.periodMillis());
+    }
+
+    /** A job's stored concurrency key, its limit, its order and a rate limit's period (F-12, F-13). */
+    private record ConcurrencyKey(String key, int max, String order, Long periodMillis) {
+        ConcurrencyKey(String key, int max, String order) {
+            this(key, max, order, null);
+        }
+    }
+
+    /**
+     * The request's concurrency key: its kind's limit (declared on the handle it was enqueued
+     * through, else on the kind registered here), or the key its options give, or none.
+     */
+    private ConcurrencyKey concurrencyKey(JobRequest r) {
+        ConcurrencyLimit<?> limit = r.handle() != null && r.handle().concurrencyLimit() != null
+                ? r.handle().concurrencyLimit() : kindLimits.get(r.kind());
+        EnqueueOptions.KeyedConcurrency keyed = r.options().concurrency();
+        if (limit != null && keyed != null) {
+            throw new InvalidOptionException("a job has one concurrency key: kind '" + r.kind() + "' is limited to "
+                    + limit.max() + (limit.isRate() ? " per " + limit.period() + " (JobKind.rateLimitedTo)" : " (JobKind.limitedTo)")
+                    + ", so it cannot also take " + (keyed.ordered() ? "sequence key '"
+                    : keyed.period() != null ? "rate limit key '" : "concurrency key '") + keyed.key() + "'");
+        }
+        if (limit != null) {
+            return kindLimitKey(limit, r.kind(), r.args());
+        }
+        if (keyed == null) {
+            return null;
+        }
+        if (keyed.period() != null) {
+            return new ConcurrencyKey(ConcurrencyOrder.RATE_PREFIX + keyed.key(), keyed.max(), ConcurrencyOrder.RATE,
+                    keyed.period().toMillis());
+        }
+        if (!keyed.ordered()) {
+            return new ConcurrencyKey(ConcurrencyOrder.KEY_PREFIX + keyed.key(), keyed.max(), ConcurrencyOrder.PRIORITY);
+        }
+        return new ConcurrencyKey(ConcurrencyOrder.SEQUENCE_PREFIX + keyed.key(), 1,
+                keyed.onDiscard() == SequenceOnDiscard.BLOCK ? ConcurrencyOrder.FIFO_BLOCK : ConcurrencyOrder.FIFO);
+    }
+
+    /** The key of a job of {@code kind} under the kind's {@code limit}, its partition taken from {@code args}. */
+    private static ConcurrencyKey kindLimitKey(ConcurrencyLimit<?> limit, String kind, Object args) {
+        String partition = limit.partitionOf(kind, args);
+        String prefix = (limit.isRate() ? ConcurrencyOrder.KIND_RATE_PREFIX : ConcurrencyOrder.KIND_PREFIX) + kind;
+        String order = limit.isRate() ? ConcurrencyOrder.RATE : ConcurrencyOrder.PRIORITY;
+        Long period = limit.isRate() ? limit.period().toMillis() : null;
+        if (partition == null) {
+            return new ConcurrencyKey(prefix, limit.max(), order, period);
+        }
+        String problem = Limits.keyProblem(partition, Limits.MAX_PARTITION_LENGTH);
+        if (problem != null) {
+            throw new InvalidArgsException("the " + (limit.isRate() ? "rate" : "concurrency") + " limit of kind '"
+                    + kind + "' cannot use partition " + Limits.quote(partition) + ": " + problem);
+        }
+        return new ConcurrencyKey(prefix + "/" + partition, limit.max(), order, period);
+    }
+
+    /**
+     * A cron tick's job with the limit of its kind, when this client registered the kind with one
+     * (F-12): the job waits for a slot like any enqueued one. Its args are read back as the kind's
+     * args type for a partitioned limit; when they no longer read (the kind changed since the
+     * schedule was stored), the job is inserted without a key and the reason logged, rather than
+     * the tick lost.
+     */
+    private InsertRow withKindLimit(InsertRow row) {
+        ConcurrencyLimit<?> limit = kindLimits.get(row.kind());
+        if (limit == null) {
+            return row;
+        }
+        ConcurrencyKey key;
+        try {
+            Object args = limit.isPartitioned() ? mapper.readValue(row.argsJson(), kinds.get(row.kind()).argsType()) : null;
+            key = kindLimitKey(limit, row.kind(), args);
+        } catch (JsonProcessingException | RuntimeException e) {
+            log.warn("a cron job of kind '{}' is enqueued without its kind's limit: its args do not give a partition ({})",
+                    row.kind(), e.toString());
+            return row;
+        }
+        return new InsertRow(row.queue(), row.kind(), row.argsJson(), row.priority(), row.maxAttempts(), row.runAtMillis(),
+                row.delayMillis(), row.uniqueKey(), row.uniqueIncludesCompleted(), row.tagsJson(), row.metadataJson(),
+                key.key(), key.max(), key.order(), key.periodMillis());
+    }
+
+    /** After an enqueue's own commit: keyed jobs are admitted now rather than at the next pass. */
+    private void admitKeyed(List<InsertRow> rows) {
+        Set<String> keys = null;
+        for (InsertRow row : rows) {
+            if (row.isKeyed()) {
+                if (keys == null) {
+                    keys = new HashSet<>();
+                }
+                keys.add(row.concurrencyKey());
+            }
+        }
+        if (keys != null) {
+            wakeQueues(admission.admitQuietly(keys));
+        }
+    }
+
+    /**
+     * The args' JSON, checked cheapest first and all before any SQL: its size while it is written,
+     * then the strings no backend stores as given, then that it reads back as the kind's args type.
+     */
+    private String argsJson(JobRequest r, RegisteredKind kind) {
         String json;
         try {
-            json = argsEncoder.encode(r.args(), kind.argsType());
+            json = argsEncoder.write(r.args(), maxArgsBytes);
+        } catch (ArgsEncoder.TooLarge e) {
+            throw tooLarge(r.kind(), "more than " + maxArgsBytes);
         } catch (IllegalArgumentException | JsonProcessingException e) {
             throw new InvalidArgsException("args of kind '" + r.kind() + "' do not serialize to "
                     + kind.argsType().getTypeName() + ": " + e.getMessage(), e);
@@ -325,14 +634,60 @@ public final class Skipjack implements AutoCloseable {
         // UTF-8 takes at most three bytes per char: only long text needs counting.
         int bytes = (long) json.length() * 3 <= maxArgsBytes ? json.length() : json.getBytes(StandardCharsets.UTF_8).length;
         if (bytes > maxArgsBytes) {
-            throw new ArgsTooLargeException("args of kind '" + r.kind() + "' are " + bytes
-                    + " bytes of JSON, over the limit of " + maxArgsBytes + " bytes; store large data elsewhere and pass a reference");
+            throw tooLarge(r.kind(), String.valueOf(bytes));
         }
-        EnqueueOptions o = r.options();
-        int maxAttempts = o.maxAttempts() > 0 ? o.maxAttempts() : kind.options().maxAttempts();
-        Long runAt = o.runAt() == null ? null : o.runAt().toEpochMilli();
-        Long delay = o.delay() == null ? null : o.delay().toMillis();
-        return new InsertRow(o.queue(), r.kind(), json, o.priority(), maxAttempts, runAt, delay);
+        StoredText.Refusal refused = StoredText.refusal(json);
+        if (refused != null) {
+            throw new InvalidArgsException("args of kind '" + r.kind() + "' cannot be stored: " + refused.describe()
+                    + "; remove or escape it before enqueueing");
+        }
+        try {
+            argsEncoder.checkReadsBack(r.args(), json, kind.argsType());
+        } catch (IllegalArgumentException | JsonProcessingException e) {
+            throw new InvalidArgsException("args of kind '" + r.kind() + "' do not serialize to "
+                    + kind.argsType().getTypeName() + ": " + e.getMessage(), e);
+        }
+        return json;
+    }
+
+    private ArgsTooLargeException tooLarge(String kind, String bytes) {
+        return new ArgsTooLargeException("args of kind '" + kind + "' are " + bytes
+                + " bytes of JSON, over the limit of " + maxArgsBytes + " bytes; store large data elsewhere and pass a reference");
+    }
+
+    private String tagsJson(EnqueueOptions o) {
+        if (o.tags().isEmpty()) {
+            return null;
+        }
+        try {
+            return mapper.writeValueAsString(o.tags());
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("a list of strings always serializes", e);
+        }
+    }
+
+    private String metadataJson(String kind, EnqueueOptions o) {
+        if (o.metadata() == null) {
+            return null;
+        }
+        String json;
+        try {
+            json = mapper.writeValueAsString(o.metadata());
+        } catch (JsonProcessingException | IllegalArgumentException e) {
+            throw new InvalidOptionException("metadata of a job of kind '" + kind + "' does not serialize to JSON: "
+                    + e.getMessage());
+        }
+        int bytes = json.getBytes(StandardCharsets.UTF_8).length;
+        if (bytes > Limits.MAX_METADATA_BYTES) {
+            throw new InvalidOptionException("metadata of a job of kind '" + kind + "' is " + bytes
+                    + " bytes of JSON, over the limit of " + Limits.MAX_METADATA_BYTES + " bytes");
+        }
+        StoredText.Refusal refused = StoredText.refusal(json);
+        if (refused != null) {
+            throw new InvalidOptionException("metadata of a job of kind '" + kind + "' cannot be stored: "
+                    + refused.describe() + "; remove or escape it before enqueueing");
+        }
+        return json;
     }
 
     /** A kind enqueued by name: it must be registered here. */
@@ -364,9 +719,51 @@ public final class Skipjack implements AutoCloseable {
     }
 
     private void wakeLocalFetchers(List<InsertRow> rows) {
+        wakeQueues(rows.stream().map(InsertRow::queue).collect(Collectors.toSet()));
+    }
+
+    private void wakeQueues(Set<String> queues) {
         StartedNode node = runtime;
         if (node != null) {
-            node.wake(rows.stream().map(InsertRow::queue).collect(Collectors.toSet()));
+            node.wake(queues);
+        }
+    }
+
+    // ---------------------------------------------------------------- cron
+
+    /**
+     * Stores {@code schedule} (F-11) in the database, where every started node (of any client on
+     * this schema) enqueues its ticks from now on. Storing a schedule that exists under that name
+     * with the same definition changes nothing (its next tick stays); with another definition, it
+     * replaces it and its next tick is computed anew. Schedules declared with
+     * {@link Builder#cron(CronSchedule)} are stored this way by {@link #start()}.
+     *
+     * @throws InvalidJobException as {@link #enqueue(JobKind, Object)} for the schedule's args
+     * @throws SkipjackException   when it cannot be stored
+     */
+    public void schedule(CronSchedule schedule) {
+        Objects.requireNonNull(schedule, "schedule");
+        @SuppressWarnings("unchecked")
+        JobKind<Object> kind = (JobKind<Object>) schedule.kind();
+        InsertRow job = validate(JobRequest.of(kind, schedule.args(), schedule.options()));
+        try {
+            Instant now = CronTicker.databaseNow(dataSource, sql);
+            CronSchedules.store(dataSource, sql, schedule, job, now);
+        } catch (SQLException e) {
+            throw new SkipjackException("storing cron schedule " + schedule.name() + " failed: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Removes the schedule named {@code name}; returns whether it existed. {@link SkipjackAdmin#schedules()}
+     * lists them. Its ticks already
+     * enqueued stay; a node declaring it again with {@link Builder#cron(CronSchedule)} stores it again.
+     */
+    public boolean unschedule(String name) {
+        try {
+            return CronSchedules.delete(dataSource, sql, name);
+        } catch (SQLException e) {
+            throw new SkipjackException("removing cron schedule " + name + " failed: " + e.getMessage(), e);
         }
     }
 
@@ -390,9 +787,13 @@ public final class Skipjack implements AutoCloseable {
         }
         List<WorkerRuntime.QueueSettings> settings = queues.stream()
                 .map(q -> new WorkerRuntime.QueueSettings(q.name(), q.concurrency(), q.maxBatch())).toList();
+        // Stored before the node starts: its first cron round already sees them.
+        declaredSchedules.forEach(this::schedule);
         runtime = StartedNode.start(new StartedNode.Settings(dataSource, sql, workerId, mapper, kinds, settings, timing,
                 rescueInterval, promoteInterval, pruneInterval, retention,
-                listenNotify ? InsertNotifications.channel(names) : null));
+                listenNotify ? InsertNotifications.channel(names) : null,
+                new CronTicker(dataSource, sql, inserter, uniqueKeys, this::wakeQueues, this::withKindLimit), cronInterval,
+                unservedQueueThreshold));
     }
 
     /** Graceful stop (F-18) with the configured shutdown timeout. */
@@ -423,7 +824,7 @@ public final class Skipjack implements AutoCloseable {
             if (node != null) {
                 node.wake(queues);
             }
-        });
+        }, new WorkflowProgress(sql, listenNotify ? InsertNotifications.channel(names) : null));
     }
 
     /** Job counts per state over all queues. States with no jobs are present with 0. */
@@ -480,6 +881,9 @@ public final class Skipjack implements AutoCloseable {
         private int maxArgsBytes = Limits.DEFAULT_MAX_ARGS_BYTES;
         private boolean listenNotify = true;
         private Duration pruneInterval = DEFAULT_PRUNE_INTERVAL;
+        private final Map<String, CronSchedule> schedules = new LinkedHashMap<>();
+        private Duration cronInterval = DEFAULT_CRON_INTERVAL;
+        private Duration unservedQueueThreshold = DEFAULT_UNSERVED_QUEUE_THRESHOLD;
         private DatabaseClock clock = new DatabaseClock();
         private Backend backend;
         private final Map<JobState, Duration> retention = new EnumMap<>(Map.of(
@@ -769,6 +1173,47 @@ public final class Skipjack implements AutoCloseable {
          */
         public Builder pruneInterval(Duration interval) {
             this.pruneInterval = requireAtLeast("pruneInterval", interval, Duration.ofMillis(100));
+            return this;
+        }
+
+        /**
+         * Declares a periodic job (F-11): stored in the database by {@link Skipjack#start()}, and
+         * enqueued once per tick by whichever started node finds the tick first.
+         *
+         * @throws InvalidConfigurationException (option {@code cron}) when null, or when a schedule
+         *                                       of that name was declared already
+         */
+        public Builder cron(CronSchedule schedule) {
+            if (schedule == null) {
+                throw new InvalidConfigurationException("cron", "schedule must not be null");
+            }
+            if (schedules.putIfAbsent(schedule.name(), schedule) != null) {
+                throw new InvalidConfigurationException("cron", "cron schedule '" + schedule.name()
+                        + "' is declared twice: one name, one schedule");
+            }
+            return this;
+        }
+
+        /**
+         * How often each started node looks for cron ticks that have come (default 1 s): a tick is
+         * enqueued at most this long after its time.
+         *
+         * @throws InvalidConfigurationException (option {@code cronInterval}) when null or under 100 ms
+         */
+        public Builder cronInterval(Duration interval) {
+            this.cronInterval = requireAtLeast("cronInterval", interval, Duration.ofMillis(100));
+            return this;
+        }
+
+        /**
+         * How long available jobs may wait in a queue that no running node serves before the
+         * maintenance leader logs a warning naming the queue (default 5 minutes; checked once a
+         * minute). {@link SkipjackAdmin#queues()} shows which nodes serve each queue at any time.
+         *
+         * @throws InvalidConfigurationException (option {@code unservedQueueThreshold}) when null or under 1 s
+         */
+        public Builder unservedQueueThreshold(Duration threshold) {
+            this.unservedQueueThreshold = requireAtLeast("unservedQueueThreshold", threshold, Duration.ofSeconds(1));
             return this;
         }
 

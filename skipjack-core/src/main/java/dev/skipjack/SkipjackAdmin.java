@@ -1,12 +1,17 @@
 package dev.skipjack;
 
+import dev.skipjack.internal.cron.CronSchedules;
+import dev.skipjack.internal.node.NodeRegistry;
 import dev.skipjack.internal.query.JobInfoReader;
+import dev.skipjack.internal.schema.Migrator;
+import dev.skipjack.internal.query.WorkflowInfoReader;
 import dev.skipjack.internal.sql.Dialect;
 import dev.skipjack.internal.sql.ListType;
 import dev.skipjack.internal.sql.Params;
 import dev.skipjack.internal.sql.Row;
 import dev.skipjack.internal.sql.SqlStatements;
 import dev.skipjack.internal.sql.Transactions;
+import dev.skipjack.internal.workflow.WorkflowProgress;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -32,7 +37,8 @@ import javax.sql.DataSource;
 /**
  * What operators do to a running queue (F-25): find jobs, count them, retry, cancel, discard,
  * delete or snooze one job or every job matching a {@link JobQuery}, pause and resume queues on
- * every node. Get one from {@link Skipjack#admin()}; a client needs no handlers for this.
+ * every node; inspect workflows (F-14). Get one from {@link Skipjack#admin()}; a client needs no
+ * handlers for this.
  * Thread-safe; every call runs on its own pooled connection.
  */
 public final class SkipjackAdmin {
@@ -46,12 +52,15 @@ public final class SkipjackAdmin {
     private final SqlStatements sql;
     private final JobInfoReader reader;
     private final Consumer<Set<String>> wakeLocalFetchers;
+    private final WorkflowProgress workflows;
 
-    SkipjackAdmin(DataSource dataSource, SqlStatements sql, JobInfoReader reader, Consumer<Set<String>> wakeLocalFetchers) {
+    SkipjackAdmin(DataSource dataSource, SqlStatements sql, JobInfoReader reader, Consumer<Set<String>> wakeLocalFetchers,
+                  WorkflowProgress workflows) {
         this.dataSource = dataSource;
         this.sql = sql;
         this.reader = reader;
         this.wakeLocalFetchers = wakeLocalFetchers;
+        this.workflows = workflows;
     }
 
     // ---------------------------------------------------------------- find
@@ -92,7 +101,54 @@ public final class SkipjackAdmin {
         }
     }
 
-    /** Binds the seven optional filters of list_jobs.sql / list_job_ids.sql; returns the next parameter index. */
+    /**
+     * What the job's handler reported (issue 12, item 6): its latest progress and its log lines,
+     * oldest first (see {@link Job#progress(int, String)} and {@link Job#log(String)}). Lease-mode
+     * reports show while the job runs, about a second after they were made; transactional ones once
+     * its transaction committed. Empty for a job that reported nothing, or that does not exist
+     * (any more).
+     */
+    public JobLog jobLog(long id) {
+        try (Connection c = dataSource.getConnection()) {
+            JobLog.Progress progress = null;
+            try (PreparedStatement ps = c.prepareStatement(sql.get("find_job_progress"))) {
+                ps.setLong(1, id);
+                try (ResultSet rs = ps.executeQuery()) {
+                    if (rs.next()) {
+                        progress = new JobLog.Progress(rs.getInt(1), rs.getInt(2), rs.getString(3),
+                                sql.dialect().getInstant(rs, 4));
+                    }
+                }
+            }
+            List<JobLog.Line> lines = new ArrayList<>();
+            try (PreparedStatement ps = c.prepareStatement(sql.get("find_job_logs"))) {
+                ps.setLong(1, id);
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        lines.add(new JobLog.Line(rs.getInt(1), rs.getInt(2), sql.dialect().getInstant(rs, 3),
+                                rs.getString(4)));
+                    }
+                }
+            }
+            return new JobLog(id, progress, lines);
+        } catch (SQLException e) {
+            throw new SkipjackException("reading the log of job " + id + " failed: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * The workflow with this id (F-14): its state, how many of its jobs have not ended, and each
+     * step with its job and the steps it depends on. Empty once retention deleted it.
+     */
+    public Optional<WorkflowInfo> workflow(long id) {
+        try (Connection c = dataSource.getConnection()) {
+            return new WorkflowInfoReader(sql, reader).read(c, id);
+        } catch (SQLException e) {
+            throw new SkipjackException("reading workflow " + id + " failed: " + e.getMessage(), e);
+        }
+    }
+
+    /** Binds the eight optional filters of list_jobs.sql / list_job_ids.sql; returns the next parameter index. */
     static int bindFilter(Dialect dialect, PreparedStatement ps, JobQuery q) throws SQLException {
         int i = 1;
         List<Collection<String>> lists = new ArrayList<>();
@@ -109,6 +165,8 @@ public final class SkipjackAdmin {
         }
         ps.setString(i++, q.argsContain());
         ps.setString(i++, q.argsContain());
+        ps.setString(i++, q.tag());
+        ps.setString(i++, q.tag());
         if (q.after() == null) {
             ps.setNull(i++, Types.BIGINT);
             ps.setNull(i++, Types.BIGINT);
@@ -121,7 +179,10 @@ public final class SkipjackAdmin {
 
     // ---------------------------------------------------------------- count
 
-    /** Every queue that has jobs or was ever paused, by name, with its counts per state. */
+    /**
+     * Every queue that has jobs, was ever paused or is served by a node running now, by name, with
+     * its counts per state and the nodes serving it.
+     */
     public List<QueueInfo> queues() {
         Map<String, Instant> pausedAt = new TreeMap<>();
         Map<String, Map<JobState, Long>> counts = new TreeMap<>();
@@ -140,9 +201,83 @@ public final class SkipjackAdmin {
         } catch (SQLException e) {
             throw new SkipjackException("listing queues failed: " + e.getMessage(), e);
         }
+        Map<String, List<String>> servedBy = new TreeMap<>();
+        for (NodeInfo node : nodes()) {
+            for (String queue : node.queueNames()) {
+                servedBy.computeIfAbsent(queue, q -> new ArrayList<>()).add(node.workerId());
+                counts.computeIfAbsent(queue, q -> zeroCounts());
+            }
+        }
         List<QueueInfo> out = new ArrayList<>();
-        counts.forEach((name, perState) -> out.add(new QueueInfo(name, pausedAt.get(name), perState)));
+        counts.forEach((name, perState) -> out.add(new QueueInfo(name, pausedAt.get(name), perState,
+                servedBy.getOrDefault(name, List.of()))));
         return out;
+    }
+
+    /**
+     * The nodes (started clients) running now, each with the jobs it runs and how long each has
+     * been running; a node that died without stopping drops out within half a minute.
+     */
+    public List<NodeInfo> nodes() {
+        try {
+            return NodeRegistry.list(dataSource, sql);
+        } catch (SQLException e) {
+            throw new SkipjackException("listing nodes failed: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Every stored cron schedule (F-11), by name, with its next tick and its last enqueued tick and
+     * job; {@link Skipjack#schedule} and {@link Skipjack#unschedule} change them.
+     */
+    public List<ScheduleInfo> schedules() {
+        try {
+            return CronSchedules.list(dataSource, sql);
+        } catch (SQLException e) {
+            throw new SkipjackException("listing cron schedules failed: " + e.getMessage(), e);
+        }
+    }
+
+    /** Most keys {@link #concurrencyKeys()} lists. */
+    public static final int MAX_CONCURRENCY_KEYS_LISTED = 1_000;
+
+    /**
+     * The concurrency and sequence keys in use (F-12, F-13), by key: those with a job that has not
+     * ended, or a discarded job blocking an ordered key; at most {@link #MAX_CONCURRENCY_KEYS_LISTED}.
+     */
+    public List<ConcurrencyKeyInfo> concurrencyKeys() {
+        List<ConcurrencyKeyInfo> keys = new ArrayList<>();
+        try (Connection c = dataSource.getConnection();
+             PreparedStatement ps = c.prepareStatement(sql.get("list_concurrency_keys"))) {
+            ps.setInt(1, MAX_CONCURRENCY_KEYS_LISTED);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    long heldBy = rs.getLong(7);
+                    Long held = rs.wasNull() ? null : heldBy;
+                    long periodMillis = rs.getLong(8);
+                    Duration period = rs.wasNull() ? null : Duration.ofMillis(periodMillis);
+                    String order = rs.getString(3);
+                    keys.add(new ConcurrencyKeyInfo(rs.getString(1), rs.getInt(2), order.startsWith("fifo"),
+                            rs.getLong(4), rs.getLong(5), rs.getLong(6), held, period));
+                }
+            }
+        } catch (SQLException e) {
+            throw new SkipjackException("listing concurrency keys failed: " + e.getMessage(), e);
+        }
+        return keys;
+    }
+
+    /**
+     * The schemas of this database that hold Skipjack's tables (with this client's table prefix),
+     * by name; on SQLite {@code main} or none. For saying where the tables are when this client's
+     * schema has none: the CLI does so instead of failing with "relation ... does not exist".
+     */
+    public List<String> schemasWithTables() {
+        try {
+            return Migrator.schemasWithJobsTable(dataSource, sql);
+        } catch (SQLException e) {
+            throw new SkipjackException("looking for Skipjack's tables failed: " + e.getMessage(), e);
+        }
     }
 
     /** Job counts per state over all queues; every state is present. */
@@ -212,7 +347,12 @@ public final class SkipjackAdmin {
 
     // ---------------------------------------------------------------- act
 
-    /** Applies {@code action} to one job; false when the job does not exist or its state does not allow it. */
+    /**
+     * Applies {@code action} to one job; false when the job does not exist or its state does not
+     * allow it. A workflow's job (F-14) can be cancelled or discarded, also while it waits for its
+     * parents, and its workflow advances at once as its policy says; it is never retried nor
+     * deleted here (retention deletes it with its finished workflow).
+     */
     public boolean act(JobAction action, long id) {
         return apply(action, null, new long[] {id}) == 1;
     }
@@ -243,12 +383,12 @@ public final class SkipjackAdmin {
         return act(JobAction.DELETE, id);
     }
 
-    /** Makes a waiting job (scheduled, available, retryable) scheduled to run {@code delay} from now. */
+    /** Makes a job that is due or will be (scheduled, available, retryable) scheduled to run {@code delay} from now. */
     public boolean snooze(long id, Duration delay) {
         return apply(null, requireSnooze(delay), new long[] {id}) == 1;
     }
 
-    /** Snoozes every waiting job matching {@code filter}; returns how many changed. */
+    /** Snoozes every scheduled, available or retryable job matching {@code filter}; returns how many changed. */
     public long snooze(JobQuery filter, Duration delay) {
         Duration d = requireSnooze(delay);
         return forEachBatch(filter, ids -> apply(null, d, ids), n -> { });
@@ -309,11 +449,30 @@ public final class SkipjackAdmin {
             case DELETE -> "delete_jobs";
         };
         Set<String> queues = new HashSet<>();
+        Set<String> released = new HashSet<>();
         int changed = 0;
+        Params choose = Params.of().list(ListType.BIGINT, java.util.Arrays.stream(ids).boxed().toList());
+        Params set = snooze != null ? Params.of().bigint(snooze.toMillis()) : Params.of();
         try (Connection c = Transactions.autoCommit(dataSource)) {
-            List<Row> rows = sql.dialect().updateReturning(c, sql, statement,
-                    Params.of().list(ListType.BIGINT, java.util.Arrays.stream(ids).boxed().toList()),
-                    snooze != null ? Params.of().bigint(snooze.toMillis()) : Params.of());
+            List<Row> rows;
+            if (action == JobAction.CANCEL || action == JobAction.DISCARD) {
+                // A workflow's job that ends here advances its workflow in the same transaction.
+                String ended = action == JobAction.CANCEL ? "cancelled" : "discarded";
+                rows = sql.dialect().inShortTransaction(c, tx -> {
+                    List<Row> changedRows = sql.dialect().updateReturning(tx, sql, statement, choose, set);
+                    List<WorkflowProgress.Ended> inWorkflows = new ArrayList<>();
+                    for (Row r : changedRows) {
+                        Long workflowId = r.getLongOrNull(3);
+                        if (workflowId != null) {
+                            inWorkflows.add(new WorkflowProgress.Ended(r.getLong(1), workflowId, ended));
+                        }
+                    }
+                    released.addAll(workflows.advance(tx, inWorkflows));
+                    return changedRows;
+                });
+            } else {
+                rows = sql.dialect().updateReturning(c, sql, statement, choose, set);
+            }
             for (Row r : rows) {
                 changed++;
                 queues.add(r.getString(2));
@@ -323,6 +482,9 @@ public final class SkipjackAdmin {
         }
         if (action == JobAction.RETRY && !queues.isEmpty()) {
             wakeLocalFetchers.accept(queues);
+        }
+        if (!released.isEmpty()) {
+            wakeLocalFetchers.accept(released);
         }
         return changed;
     }

@@ -108,6 +108,37 @@ class AdminActionsTest extends EveryBackendTest {
         assertThat(row.leaseUntil()).isNull();
     }
 
+    /** Cancelled from another client (an operator's CLI or dashboard): the node running it interrupts the handler. */
+    @Test
+    void cancellingARunningJobFromAnotherClientInterruptsItsHandler() throws Exception {
+        CountDownLatch started = new CountDownLatch(1);
+        CountDownLatch interrupted = new CountDownLatch(1);
+        Skipjack worker = client(builder().lease(Duration.ofSeconds(3)).queue("default", 1)
+                .handler(JobKind.of("work", Args.class), job -> {
+                    started.countDown();
+                    try {
+                        new CountDownLatch(1).await(WAIT.toSeconds() * 2, TimeUnit.SECONDS);
+                    } catch (InterruptedException e) {
+                        interrupted.countDown();
+                        throw e;
+                    }
+                    return Outcome.complete();
+                }));
+        worker.start();
+        long id = worker.enqueue("work", new Args(1));
+        assertThat(started.await(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
+
+        Skipjack operator = client(builder());
+        assertThat(operator.admin().cancel(id)).isTrue();
+        assertThat(interrupted.await(WAIT.toSeconds(), TimeUnit.SECONDS))
+                .as("handler interrupted at the worker's next heartbeat (a third of the 3 s lease)").isTrue();
+        JobRow row = JobRow.load(dataSource, schema, id);
+        assertThat(row.state()).as("the interrupted handler's outcome does not overwrite the cancel").isEqualTo("cancelled");
+        long next = worker.enqueue("work", new Args(2));
+        assertThat(started.getCount()).isZero();
+        await("the worker to take the next job", WAIT, () -> !state(next).equals("available"));
+    }
+
     @Test
     void filteredRetryTouchesExactlyTheMatchingJobsAcrossBatches() {
         Skipjack s = declaredOnly();

@@ -104,8 +104,8 @@ class BatchUpdatePlanTest extends DatabaseTest {
             case "complete_jobs" -> Plans.generic(dataSource, sql(statement), "bigint[], int[], bigint[]", ids + ", " + ones + ", " + ids);
             case "extend_leases" -> Plans.generic(dataSource, sql(statement), "bigint[], int[], text, bigint",
                     ids + ", " + ones + ", 'w', 15000");
-            case "record_outcomes" -> Plans.generic(dataSource, sql(statement), "bigint[], int[], text[], bigint[], int[], text[]",
-                    ids + ", " + ones + ", '{}', '{}', '{}', '{}'");
+            case "record_outcomes" -> Plans.generic(dataSource, sql(statement), "bigint[], int[], text[], bigint[], int[], text[], text[]",
+                    ids + ", " + ones + ", '{}', '{}', '{}', '{}', '{}'");
             default -> throw new IllegalArgumentException(statement);
         };
     }
@@ -132,6 +132,7 @@ class BatchUpdatePlanTest extends DatabaseTest {
                         ps.setArray(4, c.createArrayOf("bigint", LongStream.range(0, size).boxed().toArray()));
                         ps.setArray(5, c.createArrayOf("int4", attempts));
                         ps.setArray(6, c.createArrayOf("text", new String[size]));
+                        ps.setArray(7, c.createArrayOf("text", new String[size]));
                     }
                     default -> {
                     }

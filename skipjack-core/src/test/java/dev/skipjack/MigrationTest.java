@@ -38,23 +38,34 @@ class MigrationTest extends EveryBackendTest {
         }
         pool.shutdown();
 
-        assertThat(applied).as("each version applied by exactly one node").containsExactly(1, 3, 4, 5);
-        assertThat(queryLong("SELECT count(*) FROM " + table("skipjack_schema_migrations"))).isEqualTo(4);
+        // V008 is kept for concurrency limits (not built yet).
+        assertThat(applied).as("each version applied by exactly one node").containsExactly(1, 3, 4, 5, 6, 7, 9, 10, 11, 12);
+        assertThat(queryLong("SELECT count(*) FROM " + table("skipjack_schema_migrations"))).isEqualTo(10);
         assertThat(builder().build().migrate()).as("nothing left to apply").isEmpty();
     }
 
     @Test
     void aSchemaMigratedByTheLastReleaseGetsTheNewVersionOnUpgrade() {
-        // A schema migrated before V005 (retention) existed: V001, V003 and V004 recorded.
+        // A schema migrated before V006 (unique jobs) and V007 (cron) existed: V001 to V005 recorded
+        // (and V009, whose changes this test leaves in place; WorkflowMigrationTest upgrades to it).
         Skipjack node = builder().build();
         node.migrate();
-        execute(backend() == TestBackend.POSTGRESQL || backend() == TestBackend.SQLITE ? "DROP INDEX " + table("skipjack_jobs_finished_idx")
-                : "DROP INDEX skipjack_jobs_finished_idx ON " + jobsTable());
-        execute("DELETE FROM " + table("skipjack_schema_migrations") + " WHERE version = 5");
-        assertThat(indexes("skipjack_jobs")).doesNotContain("skipjack_jobs_finished_idx");
+        switch (backend()) {
+            case POSTGRESQL, SQLITE -> {
+                execute("DROP INDEX " + table("skipjack_jobs_unique_idx"));
+                execute("ALTER TABLE " + jobsTable() + " DROP COLUMN unique_includes_completed");
+            }
+            default -> execute("ALTER TABLE " + jobsTable() + " DROP COLUMN unique_slot,"
+                    + " DROP COLUMN unique_includes_completed, MODIFY COLUMN unique_key VARCHAR(255)");
+        }
+        execute("DROP TABLE " + table("skipjack_cron_ticks"));
+        execute("DROP TABLE " + table("skipjack_cron_schedules"));
+        execute("DELETE FROM " + table("skipjack_schema_migrations") + " WHERE version IN (6, 7)");
+        assertThat(indexes("skipjack_jobs")).doesNotContain("skipjack_jobs_unique_idx");
 
-        assertThat(node.migrate()).as("applied on upgrade").containsExactly(5);
-        assertThat(indexes("skipjack_jobs")).contains("skipjack_jobs_finished_idx");
+        assertThat(node.migrate()).as("applied on upgrade").containsExactly(6, 7);
+        assertThat(indexes("skipjack_cron_schedules")).contains("skipjack_cron_schedules_due_idx");
+        assertThat(indexes("skipjack_jobs")).contains("skipjack_jobs_unique_idx");
     }
 
     @Test
@@ -74,11 +85,16 @@ class MigrationTest extends EveryBackendTest {
             Dialect.of(backend().backend()).scriptStatements(sql).forEach(this::execute);
         }
         java.util.List<String> expected = new java.util.ArrayList<>(java.util.List.of("exported_jobs_claim_idx",
-                "exported_jobs_due_idx", "exported_jobs_lease_idx", "exported_jobs_finished_idx"));
+                "exported_jobs_due_idx", "exported_jobs_lease_idx", "exported_jobs_finished_idx",
+                "exported_jobs_unique_idx", "exported_jobs_workflow_step_idx", "exported_jobs_concurrency_idx",
+                "exported_jobs_concurrency_started_idx"));
+        if (backend() != TestBackend.MARIADB && backend() != TestBackend.MYSQL) { // the MySQL family uses jobs_due_idx
+            expected.add("exported_jobs_concurrency_waiting_idx");
+        }
         if (backend() != TestBackend.SQLITE) { // SQLite's INTEGER PRIMARY KEY is the table's rowid, no index
             expected.add(backend() == TestBackend.POSTGRESQL ? "exported_jobs_pkey" : "PRIMARY");
         }
-        assertThat(indexes("exported_jobs")).as("primary key and the four (partial, on PostgreSQL and SQLite) indexes")
+        assertThat(indexes("exported_jobs")).as("primary key and the (partial, on PostgreSQL and SQLite) indexes")
                 .containsExactlyInAnyOrderElementsOf(expected);
     }
 

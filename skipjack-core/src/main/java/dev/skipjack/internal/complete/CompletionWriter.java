@@ -1,20 +1,31 @@
 package dev.skipjack.internal.complete;
 
+import dev.skipjack.internal.sql.Dialect;
 import dev.skipjack.internal.sql.ListType;
 import dev.skipjack.internal.sql.Params;
 import dev.skipjack.internal.sql.SqlStatements;
+import dev.skipjack.internal.concurrency.ConcurrencyAdmission;
+import dev.skipjack.internal.workflow.WorkflowProgress;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
+import java.util.function.Consumer;
 
 /**
  * Writes completions: plain completions with complete_jobs.sql, everything else with
  * record_outcomes.sql, one statement each per batch. Both are guarded by (id, attempt, running),
  * so writing the same completion twice, or after the job was rescued, changes nothing.
+ * <p>
+ * A workflow job's terminal completion (F-14) is written apart, one job per statement, in one
+ * transaction with the workflow's progress ({@link WorkflowProgress}): each statement's count says
+ * whether this write ended the job, and only a job it ended advances its workflow. Jobs outside
+ * workflows never take that path, so they pay nothing for it.
  */
 public final class CompletionWriter {
 
@@ -23,55 +34,196 @@ public final class CompletionWriter {
         return c != 0 ? c : Integer.compare(a.attempt(), b.attempt());
     };
 
-    private final SqlStatements sql;
+    /** Columns of complete_jobs.sql's rows: id, attempt. */
+    private static final List<ListType> EXECUTION = List.of(ListType.BIGINT, ListType.INTEGER);
+    /** Columns of record_outcomes.sql's rows: id, attempt, state, delay, extra attempts, error, output. */
+    private static final List<ListType> OUTCOME = List.of(ListType.BIGINT, ListType.INTEGER, ListType.TEXT,
+            ListType.BIGINT, ListType.INTEGER, ListType.TEXT, ListType.TEXT);
 
-    public CompletionWriter(SqlStatements sql) {
-        this.sql = sql;
+    private final SqlStatements sql;
+    private final WorkflowProgress workflows;
+    /** Told, after the commit, the queues of workflow jobs a write made available. */
+    private final Consumer<Set<String>> wake;
+    /** Admits a key's next jobs after a keyed job ended (F-12, F-13); null in tools that never need it. */
+    private final ConcurrencyAdmission admission;
+
+    /** The backend the completions are written to. */
+    Dialect dialect() {
+        return sql.dialect();
     }
 
-    /** Writes the batch on {@code c} (in its current transaction mode); returns rows changed. */
+    public CompletionWriter(SqlStatements sql) {
+        this(sql, new WorkflowProgress(sql, null), queues -> { }, null);
+    }
+
+    public CompletionWriter(SqlStatements sql, WorkflowProgress workflows, Consumer<Set<String>> wake,
+                            ConcurrencyAdmission admission) {
+        this.sql = sql;
+        this.workflows = workflows;
+        this.wake = wake;
+        this.admission = admission;
+    }
+
+    /**
+     * Writes the batch on {@code c}; returns the completions that changed their job. In auto-commit,
+     * the workflow jobs' completions get a short transaction of their own; in an open transaction
+     * (transactional mode) everything is written in it.
+     */
     public int write(Connection c, List<Completion> batch) throws SQLException {
+        return write(c, batch, true);
+    }
+
+    /**
+     * As {@link #write(Connection, List)}; {@code notify} false sends no NOTIFY for workflow jobs made
+     * available (a two-phase job's transaction is prepared, which PostgreSQL refuses after a NOTIFY).
+     */
+    public int write(Connection c, List<Completion> batch, boolean notify) throws SQLException {
         List<Completion> plain = new ArrayList<>(batch.size());
         List<Completion> other = new ArrayList<>();
+        List<Completion> inWorkflows = null;
         for (Completion completion : batch) {
-            (completion.isPlainCompletion() ? plain : other).add(completion);
+            if (completion.advancesWorkflow()) {
+                if (inWorkflows == null) {
+                    inWorkflows = new ArrayList<>();
+                }
+                inWorkflows.add(completion);
+            } else {
+                (completion.isPlainCompletion() ? plain : other).add(completion);
+            }
         }
         // The statements lock rows in the order given: ascending ids, like every batch update of
         // running jobs, so two of them touching the same jobs wait instead of deadlocking.
         plain.sort(BY_ID);
         other.sort(BY_ID);
-        int changed = 0;
-        if (!plain.isEmpty()) {
-            try (PreparedStatement ps = c.prepareStatement(sql.get("complete_jobs"))) {
-                List<Long> ids = plain.stream().map(Completion::id).toList();
-                Params.of().list(ListType.BIGINT, ids)
-                        .list(ListType.INTEGER, plain.stream().map(Completion::attempt).toList())
-                        .list(ListType.BIGINT, ids)
-                        .bind(ps, 1, sql.dialect());
-                changed += ps.executeUpdate();
-            }
+        int changed = writePlain(c, plain) + writeOther(c, other);
+        if (inWorkflows != null) {
+            changed += writeAdvancingWorkflows(c, inWorkflows, notify);
         }
-        if (!other.isEmpty()) {
-            try (PreparedStatement ps = c.prepareStatement(sql.get("record_outcomes"))) {
-                Params.of().list(ListType.BIGINT, other.stream().map(Completion::id).toList())
-                        .list(ListType.INTEGER, other.stream().map(Completion::attempt).toList())
-                        .list(ListType.TEXT, other.stream().map(Completion::state).toList())
-                        .list(ListType.BIGINT, other.stream().map(Completion::delayMillis).toList())
-                        .list(ListType.INTEGER, other.stream().map(Completion::extraAttempts).toList())
-                        .list(ListType.TEXT, other.stream().map(Completion::errorJson).toList())
-                        .bind(ps, 1, sql.dialect());
-                changed += ps.executeUpdate();
-            }
+        if (c.getAutoCommit()) {
+            afterCommit(c, batch);
         }
         return changed;
     }
 
     /**
+     * After the commit of completions written in a transaction (transactional mode), or right after
+     * an auto-commit write: the keys whose job ended admit their next jobs (F-12, F-13), each in a
+     * short transaction of its own on {@code c}, which is in auto-commit. Never inside the job's
+     * transaction: a key's lock held there would last as long as the handler's work. A failure only
+     * delays the admission to the next pass, so it is logged, not thrown.
+     */
+    public void afterCommit(Connection c, List<Completion> written) {
+        if (admission == null) {
+            return;
+        }
+        Set<String> keys = null;
+        for (Completion completion : written) {
+            if (completion.freesConcurrencySlot()) {
+                if (keys == null) {
+                    keys = new HashSet<>();
+                }
+                keys.add(completion.concurrencyKey());
+            }
+        }
+        if (keys != null) {
+            Set<String> queues = admission.admitQuietly(c, keys);
+            if (!queues.isEmpty()) {
+                wake.accept(queues);
+            }
+        }
+    }
+
+    private int writePlain(Connection c, List<Completion> plain) throws SQLException {
+        if (plain.isEmpty()) {
+            return 0;
+        }
+        try (PreparedStatement ps = c.prepareStatement(sql.get("complete_jobs"))) {
+            List<Long> ids = plain.stream().map(Completion::id).toList();
+            Params.of().rows(EXECUTION, List.of(ids, plain.stream().map(Completion::attempt).toList()))
+                    .list(ListType.BIGINT, ids)
+                    .bind(ps, 1, sql.dialect());
+            return ps.executeUpdate();
+        }
+    }
+
+    private int writeOther(Connection c, List<Completion> other) throws SQLException {
+        if (other.isEmpty()) {
+            return 0;
+        }
+        try (PreparedStatement ps = c.prepareStatement(sql.get("record_outcomes"))) {
+            Params.of().rows(OUTCOME, List.of(
+                            other.stream().map(Completion::id).toList(),
+                            other.stream().map(Completion::attempt).toList(),
+                            other.stream().map(Completion::state).toList(),
+                            other.stream().map(Completion::delayMillis).toList(),
+                            other.stream().map(Completion::extraAttempts).toList(),
+                            other.stream().map(Completion::errorJson).toList(),
+                            other.stream().map(Completion::outputJson).toList()))
+                    .bind(ps, 1, sql.dialect());
+            return ps.executeUpdate();
+        }
+    }
+
+    private record Written(int changed, Set<String> released) {
+    }
+
+    private int writeAdvancingWorkflows(Connection c, List<Completion> completions, boolean notify) throws SQLException {
+        completions.sort(BY_ID);
+        if (!c.getAutoCommit()) {
+            // The caller's transaction (transactional mode): its commit makes it all visible; PostgreSQL's
+            // NOTIFY goes out with it, a wake-up of this process may come early and cost a poll.
+            Written w = writeAndAdvance(c, completions, notify);
+            wake.accept(w.released());
+            return w.changed();
+        }
+        Written w = sql.dialect().inShortTransaction(c, tx -> writeAndAdvance(tx, completions, notify));
+        if (!w.released().isEmpty()) {
+            wake.accept(w.released());
+        }
+        return w.changed();
+    }
+
+    /**
+     * One statement per completion, so its count tells whether it ended the job (running to
+     * terminal, this attempt); the workflows advance for exactly those.
+     */
+    private Written writeAndAdvance(Connection c, List<Completion> completions, boolean notify) throws SQLException {
+        int changed = 0;
+        List<WorkflowProgress.Ended> ended = new ArrayList<>(completions.size());
+        for (Completion completion : completions) {
+            List<Completion> one = List.of(completion);
+            int n = completion.isPlainCompletion() ? writePlain(c, one) : writeOther(c, one);
+            if (n == 1) {
+                changed++;
+                ended.add(new WorkflowProgress.Ended(completion.id(), completion.workflowId(), completion.state()));
+            }
+        }
+        return new Written(changed, workflows.advance(c, ended, notify));
+    }
+
+    /**
      * Records the outcome of a transactional execution whose transaction was lost (see
      * record_lost_attempt.sql). Returns false when the job was claimed again meanwhile, or the
-     * lost transaction committed after all.
+     * lost transaction committed after all. {@code c} is in auto-commit.
      */
     public boolean writeLostAttempt(Connection c, Completion lost, String workerId) throws SQLException {
+        if (!lost.advancesWorkflow()) {
+            return writeLostAttemptRow(c, lost, workerId);
+        }
+        Written w = sql.dialect().inShortTransaction(c, tx -> {
+            if (!writeLostAttemptRow(tx, lost, workerId)) {
+                return new Written(0, Set.of());
+            }
+            return new Written(1, workflows.advance(tx,
+                    List.of(new WorkflowProgress.Ended(lost.id(), lost.workflowId(), lost.state()))));
+        });
+        if (!w.released().isEmpty()) {
+            wake.accept(w.released());
+        }
+        return w.changed() == 1;
+    }
+
+    private boolean writeLostAttemptRow(Connection c, Completion lost, String workerId) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(sql.get("record_lost_attempt"))) {
             ps.setLong(1, lost.id());
             ps.setInt(2, lost.attempt());

@@ -6,6 +6,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.ObjectWriter;
 
+import java.io.IOException;
+import java.io.Writer;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -34,16 +36,41 @@ public final class ArgsEncoder {
     }
 
     /**
-     * The JSON text of {@code args} ({@code {}} for null).
+     * The JSON text of {@code args} ({@code {}} for null), given up as soon as it passes
+     * {@code maxChars} chars: an oversized args object costs at most that much text, not all of it.
      *
-     * @throws IllegalArgumentException when the args do not read back as {@code argsType}
-     * @throws JsonProcessingException  when they do not serialize
+     * @throws TooLarge               past {@code maxChars} chars (so past as many UTF-8 bytes)
+     * @throws JsonProcessingException when they do not serialize
      */
-    public String encode(Object args, JavaType argsType) throws JsonProcessingException {
-        String json = writer.writeValueAsString(args == null ? Map.of() : args);
+    public String write(Object args, int maxChars) throws JsonProcessingException, TooLarge {
+        BoundedWriter out = new BoundedWriter(maxChars);
+        try {
+            writer.writeValue(out, args == null ? Map.of() : args);
+        } catch (IOException | RuntimeException e) {
+            if (out.exceeded) {
+                throw new TooLarge();
+            }
+            if (e instanceof JsonProcessingException jpe) {
+                throw jpe;
+            }
+            if (e instanceof RuntimeException re) {
+                throw re;
+            }
+            throw new IllegalStateException("writing to memory failed", e);
+        }
+        return out.text.toString();
+    }
+
+    /**
+     * Refuses args that would not read back as {@code argsType} from {@code json}, their text.
+     *
+     * @throws IllegalArgumentException when they do not
+     * @throws JsonProcessingException  when the text does not parse as that type
+     */
+    public void checkReadsBack(Object args, String json, JavaType argsType) throws JsonProcessingException {
         boolean ownType = args != null && args.getClass() == argsType.getRawClass() && !argsType.hasGenericTypes();
         if (ownType && readBackOnce.contains(argsType)) {
-            return json;
+            return;
         }
         if (reader(argsType).readValue(json) == null) {
             throw new IllegalArgumentException("args serialize to JSON null");
@@ -51,7 +78,56 @@ public final class ArgsEncoder {
         if (ownType) {
             readBackOnce.add(argsType);
         }
-        return json;
+    }
+
+    /** The args' text passed the limit; how far is unknown, since writing stopped there. */
+    public static final class TooLarge extends Exception {
+        TooLarge() {
+            super(null, null, false, false);
+        }
+    }
+
+    private static final class BoundedWriter extends Writer {
+        private final StringBuilder text = new StringBuilder(64);
+        private final int max;
+        private boolean exceeded;
+
+        BoundedWriter(int max) {
+            this.max = max;
+        }
+
+        private void room(int len) throws IOException {
+            if (text.length() + len > max) {
+                exceeded = true;
+                throw new IOException("over " + max + " chars");
+            }
+        }
+
+        @Override
+        public void write(char[] chars, int off, int len) throws IOException {
+            room(len);
+            text.append(chars, off, len);
+        }
+
+        @Override
+        public void write(String s, int off, int len) throws IOException {
+            room(len);
+            text.append(s, off, off + len);
+        }
+
+        @Override
+        public void write(int c) throws IOException {
+            room(1);
+            text.append((char) c);
+        }
+
+        @Override
+        public void flush() {
+        }
+
+        @Override
+        public void close() {
+        }
     }
 
     private ObjectReader reader(JavaType type) {

@@ -1,5 +1,6 @@
 package dev.skipjack.internal.enqueue;
 
+import dev.skipjack.EnqueueResult;
 import dev.skipjack.internal.notify.InsertNotifications;
 import dev.skipjack.internal.sql.Capability;
 import dev.skipjack.internal.sql.ListType;
@@ -12,19 +13,28 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
-import java.util.List;
-import java.util.Set;
+import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
 
 /**
  * Inserts jobs with one multi-row statement per batch, on whatever connection it is given. Without
  * {@code INSERT ... RETURNING} (MySQL) each job is one insert of a JDBC batch, whose generated keys
- * are the ids: a multi-row insert's keys are only the first id plus a guess.
+ * are the ids: a multi-row insert's keys are only the first id plus a guess. A unique job (F-10) is
+ * one statement that a unique index may refuse, then a lookup of the job holding its key; a job
+ * with tags or metadata is one statement too (the multi-row inserts do not carry them).
  */
 public final class JobInserter {
 
     /** Rows per statement: large enough to amortise the round trip, small enough for the driver's limits. */
     static final int ROWS_PER_STATEMENT = 5_000;
+    /** Tries of one unique insert whose key's holder keeps finishing before it can be read. */
+    static final int UNIQUE_ATTEMPTS = 10;
+    /** Columns of insert_jobs.sql's rows: queue, kind, args, priority, max attempts, run_at, delay. */
+    private static final List<ListType> INSERT_COLUMNS = List.of(ListType.TEXT, ListType.TEXT, ListType.TEXT,
+            ListType.SMALLINT, ListType.INTEGER, ListType.BIGINT, ListType.BIGINT);
 
     private final SqlStatements sql;
     /** Channel to NOTIFY after inserting (F-16), or null when notifications are off. */
@@ -39,12 +49,91 @@ public final class JobInserter {
         this.notifyChannel = notifyChannel;
     }
 
-    /** Inserts the rows in order and returns their ids in the same order. */
-    public List<Long> insert(Connection c, List<InsertRow> rows) throws SQLException {
+    /**
+     * Inserts the rows and returns, in request order, each one's id, or for a unique row whose key
+     * a job already holds (F-10), that job's id marked duplicate. Two rows of one request with the
+     * same key give one job: the second is a duplicate of the first.
+     */
+    public List<EnqueueResult> insert(Connection c, List<InsertRow> rows) throws SQLException {
+        if (rows.stream().noneMatch(InsertRow::needsOneRowInsert)) {
+            List<EnqueueResult> results = new ArrayList<>(rows.size());
+            for (long id : insertPlain(c, rows)) {
+                results.add(new EnqueueResult(id, false));
+            }
+            notifyInserted(c, rows);
+            return results;
+        }
+        EnqueueResult[] results = new EnqueueResult[rows.size()];
+        List<InsertRow> plain = new ArrayList<>();
+        List<Integer> plainAt = new ArrayList<>();
+        Map<String, Long> keysOfThisRequest = new HashMap<>();
+        for (int i = 0; i < rows.size(); i++) {
+            InsertRow row = rows.get(i);
+            if (!row.needsOneRowInsert()) {
+                plain.add(row);
+                plainAt.add(i);
+                continue;
+            }
+            if (!row.isUnique()) {
+                results[i] = insertOne(c, row);
+                continue;
+            }
+            Long earlier = keysOfThisRequest.get(row.uniqueKey());
+            if (earlier != null) {
+                results[i] = new EnqueueResult(earlier, true);
+                continue;
+            }
+            results[i] = insertOne(c, row);
+            keysOfThisRequest.put(row.uniqueKey(), results[i].id());
+        }
+        if (!plain.isEmpty()) {
+            List<Long> ids = insertPlain(c, plain);
+            for (int j = 0; j < ids.size(); j++) {
+                results[plainAt.get(j)] = new EnqueueResult(ids.get(j), false);
+            }
+        }
+        notifyInserted(c, rows);
+        return List.of(results);
+    }
+
+    /**
+     * One row by insert_one_job.sql: inserted, or for a unique row the job holding its key. The
+     * holder can finish between the refused insert and the lookup (the key is free again): then
+     * the insert is tried again.
+     */
+    private EnqueueResult insertOne(Connection c, InsertRow r) throws SQLException {
+        Params params = Params.of().text(r.queue()).text(r.kind()).text(r.argsJson()).integer(r.priority())
+                .integer(r.maxAttempts()).text(r.uniqueKey()).bool(r.uniqueIncludesCompleted())
+                .bigintOrNull(r.runAtMillis()).bigintOrNull(r.delayMillis()).text(r.tagsJson()).text(r.metadataJson())
+                .text(r.concurrencyKey()).bigintOrNull(r.concurrencyMax() == null ? null : r.concurrencyMax().longValue())
+                .text(r.concurrencyOrder()).bigintOrNull(r.concurrencyPeriodMillis());
+        for (int attempt = 1; attempt <= UNIQUE_ATTEMPTS; attempt++) {
+            Long id = sql.dialect().insertUnlessDuplicate(c, sql, "insert_one_job", params);
+            if (id != null) {
+                return new EnqueueResult(id, false);
+            }
+            if (!r.isUnique()) {
+                throw new SQLException("insert_one_job.sql inserted no row for a job without a unique key");
+            }
+            try (PreparedStatement ps = c.prepareStatement(sql.get("find_unique_job"))) {
+                ps.setString(1, r.uniqueKey());
+                try (ResultSet rs = ps.executeQuery()) {
+                    if (rs.next()) {
+                        return new EnqueueResult(rs.getLong(1), true);
+                    }
+                }
+            }
+        }
+        throw new SQLException("unique key '" + r.uniqueKey() + "' was held at insert and free at lookup "
+                + UNIQUE_ATTEMPTS + " times in a row; this transaction may not see the job holding it"
+                + " (an isolation level above READ COMMITTED?)");
+    }
+
+    /** Inserts rows without unique keys in order and returns their ids in the same order. */
+    private List<Long> insertPlain(Connection c, List<InsertRow> rows) throws SQLException {
         List<Long> ids = new ArrayList<>(rows.size());
         if (!sql.dialect().supports(Capability.INSERT_RETURNING)) {
             insertEach(c, rows, ids);
-            notifyInserted(c, rows);
             return ids;
         }
         for (int from = 0; from < rows.size(); from += ROWS_PER_STATEMENT) {
@@ -55,18 +144,18 @@ public final class JobInserter {
             }
             try (PreparedStatement ps = c.prepareStatement(sql.get("insert_jobs"))) {
                 Params.of()
-                        .list(ListType.TEXT, chunk.stream().map(InsertRow::queue).toList())
-                        .list(ListType.TEXT, chunk.stream().map(InsertRow::kind).toList())
-                        .list(ListType.TEXT, chunk.stream().map(InsertRow::argsJson).toList())
-                        .list(ListType.SMALLINT, chunk.stream().map(InsertRow::priority).toList())
-                        .list(ListType.INTEGER, chunk.stream().map(InsertRow::maxAttempts).toList())
-                        .list(ListType.BIGINT, chunk.stream().map(InsertRow::runAtMillis).toList())
-                        .list(ListType.BIGINT, chunk.stream().map(InsertRow::delayMillis).toList())
+                        .rows(INSERT_COLUMNS, List.of(
+                                chunk.stream().map(InsertRow::queue).toList(),
+                                chunk.stream().map(InsertRow::kind).toList(),
+                                chunk.stream().map(InsertRow::argsJson).toList(),
+                                chunk.stream().map(InsertRow::priority).toList(),
+                                chunk.stream().map(InsertRow::maxAttempts).toList(),
+                                chunk.stream().map(InsertRow::runAtMillis).toList(),
+                                chunk.stream().map(InsertRow::delayMillis).toList()))
                         .bind(ps, 1, sql.dialect());
                 addReturnedIds(ps, ids);
             }
         }
-        notifyInserted(c, rows);
         return ids;
     }
 

@@ -9,11 +9,16 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.skipjack.ConcurrencyKeyInfo;
 import dev.skipjack.JobError;
 import dev.skipjack.JobInfo;
+import dev.skipjack.JobLog;
 import dev.skipjack.JobPage;
 import dev.skipjack.JobState;
+import dev.skipjack.NodeInfo;
+import dev.skipjack.ScheduleInfo;
 import dev.skipjack.QueueInfo;
+import dev.skipjack.WorkflowInfo;
 
 import java.time.Instant;
 import java.util.List;
@@ -56,6 +61,13 @@ public final class JobJson {
         n.put("finishedAt", time(j.finishedAt()));
         n.put("claimedBy", j.claimedBy());
         n.put("leaseUntil", time(j.leaseUntil()));
+        n.put("uniqueKey", j.uniqueKey());
+        ArrayNode tags = n.putArray("tags");
+        j.tags().forEach(tags::add);
+        n.set("metadata", args(j.metadataJson() == null ? "{}" : j.metadataJson()));
+        n.put("workflowId", j.workflowId());
+        n.put("workflowStep", j.workflowStep());
+        n.put("concurrencyKey", j.concurrencyKey());
         n.put("errorCount", j.errors().size());
         // Without its stack: a page of fifty jobs should not carry fifty stack traces.
         n.set("lastError", j.errors().isEmpty() ? NODES.nullNode() : error(j.errors().get(j.errors().size() - 1), false));
@@ -65,8 +77,31 @@ public final class JobJson {
     /** A single job as shown on its own: {@link #job} plus the whole error history with stacks. */
     public static ObjectNode jobWithErrors(JobInfo j) {
         ObjectNode n = job(j);
+        n.set("output", j.outputJson() == null ? NODES.nullNode() : args(j.outputJson()));
         ArrayNode errors = n.putArray("errors");
         j.errors().forEach(e -> errors.add(error(e, true)));
+        return n;
+    }
+
+    /**
+     * A single job as shown on its own with what its handler reported (issue 12, item 6):
+     * {@link #jobWithErrors} plus {@code progress} (null when none) and {@code log}, its lines
+     * oldest first.
+     */
+    public static ObjectNode jobWithErrors(JobInfo j, JobLog log) {
+        ObjectNode n = jobWithErrors(j);
+        JobLog.Progress p = log.progress();
+        if (p == null) {
+            n.putNull("progress");
+        } else {
+            n.putObject("progress").put("attempt", p.attempt()).put("percent", p.percent()).put("message", p.message())
+                    .put("updatedAt", time(p.updatedAt()));
+        }
+        ArrayNode lines = n.putArray("log");
+        for (JobLog.Line line : log.lines()) {
+            lines.addObject().put("attempt", line.attempt()).put("number", line.number())
+                    .put("loggedAt", time(line.loggedAt())).put("line", line.text());
+        }
         return n;
     }
 
@@ -88,6 +123,8 @@ public final class JobJson {
             counts.put(s.dbValue(), q.count(s));
         }
         n.put("total", q.total());
+        ArrayNode served = n.putArray("servedBy");
+        q.servedBy().forEach(served::add);
         return n;
     }
 
@@ -95,6 +132,87 @@ public final class JobJson {
         ArrayNode a = NODES.arrayNode();
         queues.forEach(q -> a.add(queue(q)));
         return a;
+    }
+
+    /** The nodes running now ({@code skipjack nodes}, the dashboard's overview), each with its running jobs. */
+    public static ArrayNode nodes(List<NodeInfo> nodes) {
+        ArrayNode out = NODES.arrayNode();
+        for (NodeInfo node : nodes) {
+            ObjectNode n = out.addObject();
+            n.put("workerId", node.workerId());
+            n.put("queues", node.queues());
+            n.put("startedAt", time(node.startedAt()));
+            n.put("lastSeenAt", time(node.lastSeenAt()));
+            ArrayNode running = n.putArray("running");
+            for (NodeInfo.RunningJob r : node.running()) {
+                running.addObject().put("id", r.id()).put("queue", r.queue()).put("kind", r.kind())
+                        .put("startedAt", time(r.startedAt())).put("runningForMillis", r.runningFor().toMillis());
+            }
+        }
+        return out;
+    }
+
+    /** The cron schedules ({@code skipjack schedules list}, the dashboard's overview). */
+    public static ArrayNode schedules(List<ScheduleInfo> schedules) {
+        ArrayNode out = NODES.arrayNode();
+        for (ScheduleInfo s : schedules) {
+            ObjectNode n = out.addObject();
+            n.put("name", s.name());
+            n.put("expression", s.expression());
+            n.put("zone", s.zone());
+            n.put("kind", s.kind());
+            n.put("queue", s.queue());
+            n.set("args", args(s.argsJson()));
+            n.put("misfire", s.misfire().name().toLowerCase(java.util.Locale.ROOT));
+            n.put("allowOverlap", s.allowOverlap());
+            n.put("nextTickAt", time(s.nextTickAt()));
+            n.put("lastTickAt", time(s.lastTickAt()));
+            if (s.lastJobId() == null) {
+                n.putNull("lastJobId");
+            } else {
+                n.put("lastJobId", s.lastJobId());
+            }
+        }
+        return out;
+    }
+
+    /**
+     * The concurrency and sequence keys in use (F-12, F-13; {@code skipjack keys}, the dashboard's
+     * overview), each with its usage. For an ordered key the job holding it is looked up with
+     * {@code jobById} unless it is known to run (one lookup per ordered key whose holder does not
+     * run, and none when that job is gone meanwhile): {@code heldByState} is its state, and the
+     * key is {@code blocked} when that job is discarded (a BLOCK sequence waiting for an operator to
+     * retry or delete it). {@code heldByState} is null for limits, whose holders are several.
+     */
+    public static ArrayNode concurrencyKeys(List<ConcurrencyKeyInfo> keys,
+                                            java.util.function.LongFunction<java.util.Optional<JobInfo>> jobById) {
+        ArrayNode out = NODES.arrayNode();
+        for (ConcurrencyKeyInfo k : keys) {
+            ObjectNode n = out.addObject();
+            n.put("key", k.key());
+            n.put("max", k.max());
+            // A rate limit's period in milliseconds (at most max start per period); null for slots.
+            n.put("periodMillis", k.period() == null ? null : k.period().toMillis());
+            n.put("ordered", k.ordered());
+            n.put("holding", k.holding());
+            n.put("running", k.running());
+            n.put("waiting", k.waiting());
+            JobState holderState = null;
+            if (k.heldBy() == null) {
+                n.putNull("heldBy");
+            } else {
+                n.put("heldBy", k.heldBy());
+                if (k.ordered() && k.running() > 0 && k.running() == k.holding()) {
+                    holderState = JobState.RUNNING; // every holder runs: no lookup needed
+                } else if (k.ordered()) {
+                    holderState = jobById.apply(k.heldBy()).map(JobInfo::state).orElse(null);
+                }
+            }
+            n.put("heldByState", holderState == null ? null : holderState.dbValue());
+            n.put("full", k.isFull());
+            n.put("blocked", k.ordered() && holderState == JobState.DISCARDED);
+        }
+        return out;
     }
 
     /**
@@ -108,6 +226,34 @@ public final class JobJson {
         ObjectNode totals = n.putObject("totals");
         for (JobState s : JobState.values()) {
             totals.put(s.dbValue(), queues.stream().mapToLong(q -> q.count(s)).sum());
+        }
+        return n;
+    }
+
+    /**
+     * One workflow ({@code skipjack workflows show --json}, the dashboard's workflow view): its
+     * header, then its steps in dependency order (parents before children), each with the steps
+     * it depends on, the ones of those already counted ({@code satisfied}) and its job as listed
+     * ({@link #job}: state, attempt, last error).
+     */
+    public static ObjectNode workflow(WorkflowInfo w) {
+        ObjectNode n = NODES.objectNode();
+        n.put("id", w.id());
+        n.put("name", w.name());
+        n.put("state", w.state().dbValue());
+        n.put("policy", w.policy().dbValue());
+        n.put("remaining", w.remaining());
+        n.put("createdAt", time(w.createdAt()));
+        n.put("finishedAt", time(w.finishedAt()));
+        ArrayNode steps = n.putArray("steps");
+        for (WorkflowInfo.Step s : w.steps()) {
+            ObjectNode step = steps.addObject();
+            step.put("name", s.name());
+            ArrayNode dependsOn = step.putArray("dependsOn");
+            s.dependsOn().forEach(dependsOn::add);
+            ArrayNode satisfied = step.putArray("satisfied");
+            s.satisfied().forEach(satisfied::add);
+            step.set("job", job(s.job()));
         }
         return n;
     }

@@ -26,6 +26,14 @@ public sealed interface ExecutionMode {
     }
 
     /** Whether this process runs the kind at all. */
+    /**
+     * Whether a completed job's transaction is prepared (PREPARE TRANSACTION) rather than committed:
+     * PostgreSQL refuses to prepare a transaction that sent a NOTIFY, so nothing sends one in it.
+     */
+    default boolean preparesTransaction() {
+        return false;
+    }
+
     default boolean runnable() {
         return true;
     }
@@ -73,6 +81,11 @@ public sealed interface ExecutionMode {
     record TwoPhase(TwoPhaseJobHandler<Object> handler) implements ExecutionMode {
         @Override
         public boolean claimedInTransaction() {
+            return true;
+        }
+
+        @Override
+        public boolean preparesTransaction() {
             return true;
         }
 

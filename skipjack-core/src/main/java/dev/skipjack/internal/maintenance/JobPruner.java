@@ -3,6 +3,7 @@ package dev.skipjack.internal.maintenance;
 import dev.skipjack.JobState;
 import dev.skipjack.internal.sql.SqlStatements;
 import dev.skipjack.internal.sql.Transactions;
+import dev.skipjack.internal.workflow.WorkflowPruner;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -17,7 +18,8 @@ import javax.sql.DataSource;
 
 /**
  * Retention (F-19): deletes completed, cancelled and discarded jobs once they are older than their
- * state's retention, in batches of {@link #BATCH} (prune_jobs.sql). A round repeats batches until
+ * state's retention, in batches of {@link #BATCH} (prune_jobs.sql); then finished workflows (F-14),
+ * each whole with its jobs ({@link WorkflowPruner}), which prune_jobs.sql leaves alone. A round repeats batches until
  * fewer than a full batch is found, but stops after {@link #MAX_BATCHES_PER_ROUND} so a large
  * backlog is worked off over several rounds with one statement in flight, never in one long burst.
  * Scheduled on the maintenance leader only; running it on two nodes at once would only duplicate
@@ -35,6 +37,7 @@ public final class JobPruner {
     private final SqlStatements sql;
     private final Map<JobState, Duration> keepFor;
     private final BooleanSupplier mayContinue;
+    private final WorkflowPruner workflows;
 
     /**
      * @param keepFor     retention of each terminal state to prune; states absent are kept forever
@@ -47,6 +50,7 @@ public final class JobPruner {
         this.keepFor = new EnumMap<>(JobState.class);
         this.keepFor.putAll(keepFor);
         this.mayContinue = mayContinue;
+        this.workflows = new WorkflowPruner(sql);
         for (JobState s : this.keepFor.keySet()) {
             if (!s.isTerminal()) {
                 throw new IllegalArgumentException("only terminal states are pruned, not " + s);
@@ -59,7 +63,7 @@ public final class JobPruner {
         return !keepFor.isEmpty();
     }
 
-    /** One round over every pruned state; returns how many jobs it deleted. */
+    /** One round over every pruned state; returns how many jobs and workflows it deleted. */
     public int pruneRound() throws SQLException {
         int total = 0;
         int batches = 0;
@@ -80,6 +84,36 @@ public final class JobPruner {
                         batches++;
                         total += n;
                     } while (n == BATCH);
+                }
+            }
+            // Workflows (F-14) go whole, after the retention of the state their own state stands for.
+            for (Map.Entry<JobState, Duration> e : keepFor.entrySet()) {
+                String workflowState = switch (e.getKey()) {
+                    case COMPLETED -> "completed";
+                    case DISCARDED -> "failed";
+                    case CANCELLED -> "cancelled";
+                    default -> throw new IllegalStateException("not a terminal state: " + e.getKey());
+                };
+                int n;
+                do {
+                    if (batches >= MAX_BATCHES_PER_ROUND || !mayContinue.getAsBoolean()
+                            || Thread.currentThread().isInterrupted()) {
+                        return total;
+                    }
+                    n = workflows.pruneBatch(c, workflowState, e.getValue().toMillis());
+                    batches++;
+                    total += n;
+                } while (n == WorkflowPruner.BATCH);
+            }
+            // Lock rows of concurrency keys no job refers to any more (F-12, F-13): one per key ever
+            // used, so per-customer keys would otherwise pile up. Counted apart from jobs.
+            if (mayContinue.getAsBoolean() && !Thread.currentThread().isInterrupted()) {
+                try (PreparedStatement ps = c.prepareStatement(sql.get("prune_concurrency_keys"))) {
+                    ps.setInt(1, BATCH);
+                    int keys = ps.executeUpdate();
+                    if (keys > 0) {
+                        log.debug("pruned {} unused concurrency keys", keys);
+                    }
                 }
             }
         }

@@ -36,7 +36,7 @@ public final class MaintenanceService {
      * Threads of the scheduler: a long retention round (up to 100 batches) must not hold back the
      * rescuer and the promoter, which the other thread keeps running.
      */
-    private static final int THREADS = 2;
+    public static final int THREADS = 2;
 
     private final LeaderElector leader;
     private final List<MaintenanceTask> tasks;

@@ -1,9 +1,14 @@
 package dev.skipjack.internal.node;
 
+import dev.skipjack.internal.pool.PoolSizeCheck;
+import dev.skipjack.internal.sql.Capability;
+
 import dev.skipjack.JobState;
 import dev.skipjack.SkipjackException;
 import dev.skipjack.TwoPhaseJobHandler;
 import dev.skipjack.internal.kind.ExecutionMode;
+import dev.skipjack.internal.concurrency.ConcurrencyAdmission;
+import dev.skipjack.internal.cron.CronTicker;
 import dev.skipjack.internal.maintenance.DueJobPromoter;
 import dev.skipjack.internal.maintenance.JobPruner;
 import dev.skipjack.internal.maintenance.LeaderElector;
@@ -23,6 +28,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+
 import javax.sql.DataSource;
 
 /**
@@ -37,27 +43,38 @@ public final class StartedNode {
                            com.fasterxml.jackson.databind.ObjectMapper mapper, Map<String, RegisteredKind> kinds,
                            List<WorkerRuntime.QueueSettings> queues, WorkerRuntime.Timing timing,
                            Duration rescueInterval, Duration promoteInterval, Duration pruneInterval,
-                           Map<JobState, Duration> retention, String notifyChannel) {
+                           Map<JobState, Duration> retention, String notifyChannel,
+                           CronTicker cronTicker, Duration cronInterval, Duration unservedQueueThreshold) {
     }
 
     private final WorkerRuntime workers;
     private final PausedQueues pausedQueues;
     private final MaintenanceService maintenance;
     private final InsertListener listener;
+    private final NodeRegistry registry;
 
     private StartedNode(Settings s) {
         this.pausedQueues = new PausedQueues(s.dataSource(), s.sql(), this::wake);
         this.workers = new WorkerRuntime(s.dataSource(), s.sql(), s.workerId(), s.mapper(), s.kinds(), s.queues(),
-                s.timing(), pausedQueues);
+                s.timing(), pausedQueues, s.notifyChannel());
         // A term of two rescue rounds: renewed every round, so one missed round keeps it.
         LeaderElector leader = new LeaderElector(s.dataSource(), s.sql(), s.workerId(), s.rescueInterval().multipliedBy(2));
         List<MaintenanceTask> tasks = new ArrayList<>();
         tasks.add(MaintenanceTask.leaderOnly("lease rescue", s.rescueInterval(),
-                new LeaseRescuer(s.dataSource(), s.sql())::rescueAll));
+                new LeaseRescuer(s.dataSource(), s.sql(), s.notifyChannel())::rescueAll));
         // Every node: promotion wakes the node's own fetchers, and is safe to run concurrently.
         tasks.add(MaintenanceTask.everyNode("due job promotion", s.promoteInterval(),
                 new DueJobPromoter(s.dataSource(), s.sql(), this::wake, s.notifyChannel())::promoteAll));
         tasks.add(MaintenanceTask.everyNode("pause refresh", PausedQueues.REFRESH_INTERVAL, pausedQueues::refresh));
+        // Every node, as often as promotion: admits the keyed jobs no enqueue or completion admitted
+        // (a caller's transaction, a rescue, an operator, a job come due). Concurrent passes take
+        // turns per key, so running it everywhere costs no correctness.
+        ConcurrencyAdmission admission = new ConcurrencyAdmission(s.sql(), s.dataSource());
+        tasks.add(MaintenanceTask.everyNode("concurrency admission", s.promoteInterval(),
+                () -> wake(admission.admitDue())));
+        // Every node, no leader: a stale or split leader cannot double a tick, and nodes that
+        // disagree about time cannot either (the database clock and one row per schedule decide).
+        tasks.add(MaintenanceTask.everyNode("cron", s.cronInterval(), s.cronTicker()::tickRound));
         if (!s.retention().isEmpty()) {
             // First round one interval after start: by then the first election has settled.
             tasks.add(MaintenanceTask.leaderOnly("retention", s.pruneInterval(),
@@ -70,6 +87,13 @@ public final class StartedNode {
             tasks.add(MaintenanceTask.leaderOnly("prepared transaction resolver", s.rescueInterval(),
                     new PreparedTransactionResolver(s.dataSource(), s.sql(), twoPhase, s.timing().lease())::resolveAll));
         }
+        this.registry = new NodeRegistry(s.dataSource(), s.sql(), s.workerId(), s.queues().stream()
+                .map(q -> q.name() + ":" + q.concurrency()).collect(java.util.stream.Collectors.joining(", ")));
+        tasks.add(MaintenanceTask.everyNode("node registry", NodeRegistry.REFRESH_INTERVAL, registry::refresh));
+        // After a first interval: by then the nodes of a fleet starting together have registered.
+        tasks.add(MaintenanceTask.leaderOnly("unserved queue watch", UnservedQueueWatch.INTERVAL,
+                new UnservedQueueWatch(s.dataSource(), s.sql(), s.unservedQueueThreshold())::check)
+                .startingAfter(UnservedQueueWatch.INTERVAL));
         this.maintenance = new MaintenanceService(leader, tasks);
         this.listener = s.notifyChannel() == null ? null
                 : new InsertListener(s.dataSource(), s.sql(), s.notifyChannel(), this::wake, workers::wakeAll);
@@ -87,6 +111,11 @@ public final class StartedNode {
                 throw new SkipjackException("could not read max_prepared_transactions: " + e.getMessage(), e);
             }
         }
+        Map<String, Integer> needs = new java.util.LinkedHashMap<>(WorkerRuntime.connectionsNeeded(s.queues(), s.kinds(),
+                s.sql().dialect().supports(Capability.CONCURRENT_WRITERS)));
+        needs.put("maintenance", MaintenanceService.THREADS);
+        needs.put("LISTEN", s.notifyChannel() == null ? 0 : 1);
+        PoolSizeCheck.warnIfTooSmall(s.dataSource(), s.workerId(), needs);
         StartedNode node = new StartedNode(s);
         // Read pauses before the first claim, so a paused queue is never claimed from at start-up.
         node.pausedQueues.refresh();
@@ -117,5 +146,6 @@ public final class StartedNode {
             listener.stop();
         }
         workers.stop(timeout);
+        registry.remove();
     }
 }

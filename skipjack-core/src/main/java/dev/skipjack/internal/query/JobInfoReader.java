@@ -13,7 +13,7 @@ import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Reads the job columns of find_job.sql and list_jobs.sql (same order) into a {@link JobInfo}. */
+/** Reads the job columns of find_job.sql, list_jobs.sql and list_workflow_jobs.sql (same order) into a {@link JobInfo}. */
 public final class JobInfoReader {
 
     private final ObjectMapper mapper;
@@ -28,7 +28,30 @@ public final class JobInfoReader {
         return new JobInfo(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4),
                 rs.getInt(5), JobState.fromDb(rs.getString(6)), dialect.getInstant(rs, 7), rs.getInt(8),
                 rs.getInt(9), errors(rs.getString(10)), rs.getString(11), dialect.getInstant(rs, 12),
-                dialect.getInstant(rs, 13), dialect.getInstant(rs, 14), dialect.getInstant(rs, 15));
+                dialect.getInstant(rs, 13), dialect.getInstant(rs, 14), dialect.getInstant(rs, 15),
+                rs.getString(16), tags(rs.getString(17)), rs.getString(18), longOrNull(rs, 19), rs.getString(20),
+                rs.getString(21), rs.getString(22));
+    }
+
+    /** The tags from their JSON array; tags that do not parse are shown as one, rather than failing the read. */
+    private List<String> tags(String json) {
+        if (json == null) {
+            return List.of();
+        }
+        try {
+            List<String> out = new ArrayList<>();
+            for (JsonNode n : mapper.readTree(json)) {
+                out.add(n.asText());
+            }
+            return List.copyOf(out);
+        } catch (Exception e) {
+            return List.of(json);
+        }
+    }
+
+    private static Long longOrNull(ResultSet rs, int column) throws SQLException {
+        long v = rs.getLong(column);
+        return rs.wasNull() ? null : v;
     }
 
     /** The error history; a history that does not parse is shown as one entry rather than failing the read. */

@@ -31,7 +31,14 @@ public final class Migrator {
             new Migration(1, "jobs"),
             new Migration(3, "queues"),
             new Migration(4, "leader"),
-            new Migration(5, "retention"));
+            new Migration(5, "retention"),
+            new Migration(6, "unique"),
+            new Migration(7, "cron"),
+            new Migration(9, "workflows"),
+            new Migration(10, "nodes"),
+            new Migration(11, "job_reports"),
+            // After V009, which rebuilds SQLite's jobs table with the columns it knew (V008 is unused).
+            new Migration(12, "concurrency"));
 
     record Migration(int version, String name) {
     }
@@ -87,6 +94,24 @@ public final class Migrator {
             applied.add(m.version());
         }
         return applied;
+    }
+
+    /**
+     * The schemas of {@code dataSource}'s database that hold a jobs table with {@code sql}'s table
+     * prefix, by name: where Skipjack's tables are, for a client whose own schema has none.
+     */
+    public static List<String> schemasWithJobsTable(DataSource dataSource, SqlStatements sql) throws SQLException {
+        List<String> schemas = new java.util.ArrayList<>();
+        try (Connection c = Transactions.autoCommit(dataSource);
+             PreparedStatement ps = c.prepareStatement(sql.get("schemas_with_jobs_table"))) {
+            ps.setString(1, sql.names().prefix() + "jobs");
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    schemas.add(rs.getString(1));
+                }
+            }
+        }
+        return schemas;
     }
 
     /** Every migration rendered as plain SQL, for Flyway or Liquibase users who apply it themselves. */

@@ -28,5 +28,11 @@ public enum Capability {
      */
     CONCURRENT_WRITERS,
     /** {@code SET LOCAL statement_timeout}: a transactional handler's timeout enforced by the server. */
-    STATEMENT_TIMEOUT
+    STATEMENT_TIMEOUT,
+    /**
+     * Not a feature but a trait callers must plan for: one failed statement aborts the whole
+     * transaction (PostgreSQL), so Skipjack's statements on a caller's connection run in a
+     * savepoint ({@link Transactions#guarded}). MariaDB and SQLite undo the failed statement alone.
+     */
+    FAILED_STATEMENT_ABORTS_TRANSACTION
 }

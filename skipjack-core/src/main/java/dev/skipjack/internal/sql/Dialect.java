@@ -97,6 +97,20 @@ public sealed interface Dialect permits PostgresDialect, MySqlFamilyDialect, Sql
     /** Binds a list as one parameter (an array, or JSON text); {@code values} null binds NULL. */
     void setList(PreparedStatement ps, int index, ListType type, Collection<?> values) throws SQLException;
 
+    /**
+     * Binds lists of equal length paired by position (row {@code i} is element {@code i} of each
+     * list) from {@code index} on; returns the next free index. By default one list per parameter
+     * ({@link #setList}), which the statement pairs by position itself.
+     */
+    default int setRows(PreparedStatement ps, int index, List<ListType> types, List<? extends List<?>> columns)
+            throws SQLException {
+        int i = index;
+        for (int c = 0; c < columns.size(); c++) {
+            setList(ps, i++, types.get(c), columns.get(c));
+        }
+        return i;
+    }
+
     /** Binds an instant, or NULL, as the dialect stores time. */
     void setInstant(PreparedStatement ps, int index, Instant value) throws SQLException;
 
@@ -123,6 +137,30 @@ public sealed interface Dialect permits PostgresDialect, MySqlFamilyDialect, Sql
             throws SQLException;
 
     /**
+     * Runs {@code name}, an insert of one row that a unique index may refuse, and returns the new
+     * row's id, or null when a row already holds the key. Only a uniqueness conflict gives null;
+     * every other failure throws. Never leaves {@code c}'s transaction unusable: PostgreSQL and
+     * SQLite skip the row ({@code ON CONFLICT DO NOTHING}); the MySQL family fails the statement
+     * alone (error 1062), which rolls back only that statement.
+     */
+    Long insertUnlessDuplicate(Connection c, SqlStatements sql, String name, Params params) throws SQLException;
+
+    /**
+     * Runs {@code name}, an insert of one row, and returns the new row's id: {@code INSERT ...
+     * RETURNING id} where every backend of this dialect has it, else the generated key (the
+     * MySQL family's statements, shared with MySQL, have no RETURNING).
+     */
+    long insertReturningId(Connection c, SqlStatements sql, String name, Params params) throws SQLException;
+
+    /**
+     * Runs {@code work} in one short transaction of its own on {@code c}, which is in auto-commit:
+     * at the isolation this dialect's short write transactions use (READ COMMITTED on the MySQL
+     * family, whose default takes gap locks), rolled back and run again on a transient conflict
+     * (a few times), committed when it returns; auto-commit and isolation restored either way.
+     */
+    <T> T inShortTransaction(Connection c, Transactions.Work<T> work) throws SQLException;
+
+    /**
      * Takes or renews the lease of leadership {@code role} for {@code holder} when it is free,
      * expired or already the holder's; returns whether {@code holder} leads now.
      */
@@ -141,4 +179,13 @@ public sealed interface Dialect permits PostgresDialect, MySqlFamilyDialect, Sql
      * serialization failure) that is safe to retry after rolling back.
      */
     boolean isTransientConflict(SQLException e);
+
+    /**
+     * What to change in the setup when {@code e} is a symptom of a misconfiguration rather than a
+     * failure of the statement (e.g. a connection pooler that drops prepared statements), or null.
+     * {@link ConnectionHints} logs it once.
+     */
+    default String misconfigurationHint(SQLException e) {
+        return null;
+    }
 }

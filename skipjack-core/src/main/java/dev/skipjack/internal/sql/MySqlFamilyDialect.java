@@ -1,15 +1,19 @@
 package dev.skipjack.internal.sql;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.skipjack.Backend;
 import dev.skipjack.InvalidConfigurationException;
 import dev.skipjack.SkipjackException;
 
+import java.io.IOException;
+import java.io.StringWriter;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.sql.Types;
 import java.time.Instant;
 import java.time.LocalDateTime;
@@ -32,6 +36,8 @@ import java.util.regex.Pattern;
  */
 public final class MySqlFamilyDialect implements Dialect {
 
+    /** ER_DUP_ENTRY. */
+    private static final int DUPLICATE_KEY = 1062;
     /** Deadlock, lock wait timeout, MariaDB snapshot conflict, user-lock deadlock, NOWAIT: roll back and retry. */
     private static final Set<Integer> TRANSIENT_CONFLICTS = Set.of(1213, 1205, 1020, 3058, 3572);
     /** Attempts of a change in its own transaction that meets a transient conflict. */
@@ -143,6 +149,41 @@ public final class MySqlFamilyDialect implements Dialect {
         }
     }
 
+    /**
+     * One parameter: a JSON array of rows, each an array of the lists' elements at one position
+     * ({@code [[id, attempt], ...]}), read by one {@code JSON_TABLE} with a path per column
+     * ({@code '$[0]'}, {@code '$[1]'}). Separate lists would have to be joined on their
+     * {@code FOR ORDINALITY} columns, which have no index: a nested loop over both, quadratic in the
+     * batch (measured on MariaDB 10.11: 0.6 s for a 2,000-job completion, 28 ms as rows).
+     */
+    @Override
+    public int setRows(PreparedStatement ps, int index, List<ListType> types, List<? extends List<?>> columns)
+            throws SQLException {
+        int size = columns.isEmpty() ? 0 : columns.get(0).size();
+        for (List<?> column : columns) {
+            if (column == null || column.size() != size) {
+                throw new IllegalArgumentException("rows need lists of one length, got "
+                        + columns.stream().map(l -> l == null ? "null" : String.valueOf(l.size())).toList());
+            }
+        }
+        StringWriter out = new StringWriter(size * 8 * Math.max(1, columns.size()) + 2);
+        try (JsonGenerator json = JSON.getFactory().createGenerator(out)) {
+            json.writeStartArray();
+            for (int r = 0; r < size; r++) {
+                json.writeStartArray();
+                for (List<?> column : columns) {
+                    json.writeObject(column.get(r));
+                }
+                json.writeEndArray();
+            }
+            json.writeEndArray();
+        } catch (IOException e) {
+            throw new SQLException("cannot write rows as JSON: " + e.getMessage(), e);
+        }
+        ps.setString(index, out.toString());
+        return index + 1;
+    }
+
     @Override
     public void setInstant(PreparedStatement ps, int index, Instant value) throws SQLException {
         if (value == null) {
@@ -156,6 +197,50 @@ public final class MySqlFamilyDialect implements Dialect {
     public Instant getInstant(ResultSet rs, int column) throws SQLException {
         LocalDateTime t = rs.getObject(column, LocalDateTime.class);
         return t == null ? null : t.toInstant(ZoneOffset.UTC);
+    }
+
+    /**
+     * A plain insert whose generated key is the id; error 1062 (duplicate key) means a row holds
+     * the key. MySQL has no INSERT ... RETURNING, and a failed statement is rolled back alone here,
+     * so catching the error leaves the caller's transaction as it was.
+     */
+    @Override
+    public Long insertUnlessDuplicate(Connection c, SqlStatements sql, String name, Params params) throws SQLException {
+        try {
+            return insertReturningId(c, sql, name, params);
+        } catch (SQLException e) {
+            if (e.getErrorCode() == DUPLICATE_KEY) {
+                return null;
+            }
+            throw e;
+        }
+    }
+
+    /** The generated key: MySQL has no INSERT ... RETURNING, so the shared statements have none. */
+    @Override
+    public long insertReturningId(Connection c, SqlStatements sql, String name, Params params) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(sql.get(name), Statement.RETURN_GENERATED_KEYS)) {
+            params.bind(ps, 1, this);
+            ps.executeUpdate();
+            try (ResultSet keys = ps.getGeneratedKeys()) {
+                if (!keys.next()) {
+                    throw new SQLException(name + " inserted a row but reported no generated key");
+                }
+                return keys.getLong(1);
+            }
+        }
+    }
+
+    /** READ COMMITTED: no gap locks, so enqueues and claims never wait on these transactions' scans. */
+    @Override
+    public <T> T inShortTransaction(Connection c, Transactions.Work<T> work) throws SQLException {
+        int isolation = c.getTransactionIsolation();
+        readCommitted(c);
+        try {
+            return Transactions.retryingOnConflict(this, c, work);
+        } finally {
+            c.setTransactionIsolation(isolation);
+        }
     }
 
     /**

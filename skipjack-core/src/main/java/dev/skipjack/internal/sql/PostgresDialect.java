@@ -106,6 +106,49 @@ public final class PostgresDialect implements Dialect {
         }
     }
 
+    /** {@code INSERT ... ON CONFLICT DO NOTHING RETURNING id}: a row when inserted, none for a duplicate. */
+    @Override
+    public Long insertUnlessDuplicate(Connection c, SqlStatements sql, String name, Params params) throws SQLException {
+        return insertOnConflictDoNothing(this, c, sql, name, params);
+    }
+
+    /** Runs {@code name}, an insert with ON CONFLICT DO NOTHING RETURNING id. */
+    static Long insertOnConflictDoNothing(Dialect dialect, Connection c, SqlStatements sql, String name, Params params)
+            throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(sql.get(name))) {
+            params.bind(ps, 1, dialect);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? rs.getLong(1) : null;
+            }
+        }
+    }
+
+    /** {@code INSERT ... RETURNING id}. */
+    @Override
+    public long insertReturningId(Connection c, SqlStatements sql, String name, Params params) throws SQLException {
+        return insertWithReturning(this, c, sql, name, params);
+    }
+
+    /** Runs {@code name}, an insert of one row ending {@code RETURNING id}. */
+    static long insertWithReturning(Dialect dialect, Connection c, SqlStatements sql, String name, Params params)
+            throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(sql.get(name))) {
+            params.bind(ps, 1, dialect);
+            try (ResultSet rs = ps.executeQuery()) {
+                if (!rs.next()) {
+                    throw new SQLException(name + " inserted no row");
+                }
+                return rs.getLong(1);
+            }
+        }
+    }
+
+    /** PostgreSQL's default, READ COMMITTED, is what the short transactions want. */
+    @Override
+    public <T> T inShortTransaction(Connection c, Transactions.Work<T> work) throws SQLException {
+        return Transactions.retryingOnConflict(this, c, work);
+    }
+
     /** {@code INSERT ... ON CONFLICT DO UPDATE ... WHERE} returns a row only when it took or kept the lease. */
     @Override
     public boolean acquireLeadership(Connection c, SqlStatements sql, String role, String holder, long termMillis)
@@ -141,6 +184,28 @@ public final class PostgresDialect implements Dialect {
     @Override
     public boolean isTransientConflict(SQLException e) {
         return "40001".equals(e.getSQLState()) || "40P01".equals(e.getSQLState());
+    }
+
+    /**
+     * A server-side prepared statement the driver made on this connection is gone (26000
+     * "prepared statement \"S_1\" does not exist"), or one of its name is already there (42P05),
+     * or its parameters belong to another (08P01 "bind message supplies ..."): the driver's
+     * statements are landing on other server sessions, as behind PgBouncer in transaction mode.
+     */
+    @Override
+    public String misconfigurationHint(SQLException e) {
+        String state = e.getSQLState();
+        String message = String.valueOf(e.getMessage());
+        boolean lostStatement = "26000".equals(state) || "42P05".equals(state)
+                || ("08P01".equals(state) && message.contains("prepared statement"));
+        if (!lostStatement) {
+            return null;
+        }
+        return "the PostgreSQL driver's server-side prepared statements are lost between statements (\"prepared"
+                + " statement ... does not exist\"), as happens behind PgBouncer in transaction mode."
+                + " Add prepareThreshold=0 to the PostgreSQL JDBC URL (or run PgBouncer 1.21 or later with"
+                + " max_prepared_statements set above 0), and call Skipjack.Builder.listenNotify(false): a"
+                + " transaction-mode pooler cannot keep a session listening.";
     }
 
     static List<Row> rows(PreparedStatement ps) throws SQLException {

@@ -29,6 +29,12 @@ public final class Row {
         return ((Number) values[column - 1]).longValue();
     }
 
+    /** A nullable integer column: null for SQL NULL. */
+    public Long getLongOrNull(int column) {
+        Object v = values[column - 1];
+        return v == null ? null : ((Number) v).longValue();
+    }
+
     public int getInt(int column) {
         return ((Number) values[column - 1]).intValue();
     }

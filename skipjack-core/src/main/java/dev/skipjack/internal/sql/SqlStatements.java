@@ -12,7 +12,9 @@ import java.util.regex.Pattern;
 
 /**
  * A dialect's statements, one per resource file under {@code dev/skipjack/sql/<dialect>/}, rendered
- * for one set of {@link TableNames} and one {@link DatabaseClock}. Templates name time as
+ * for one set of {@link TableNames} and one {@link DatabaseClock}. A statement every dialect runs
+ * word for word lives once, under {@code dev/skipjack/sql/common/}; a dialect's own file of the
+ * same name comes first. Templates name time as
  * {@code {{now}}} (the transaction's start) and {@code {{statement_now}}} (the statement's), never
  * with a database function, so that a test can move the clock every statement reads.
  */
@@ -43,7 +45,10 @@ public final class SqlStatements {
         return names;
     }
 
-    /** The statement in {@code sql/<dialect>/<name>.sql}, with names and the clock's current time. */
+    /**
+     * The statement in {@code sql/<dialect>/<name>.sql} (else {@code sql/common/<name>.sql}), with
+     * names and the clock's current time.
+     */
     public String get(String name) {
         long offset = clock.offsetMicros();
         if (offset == 0) {
@@ -70,8 +75,14 @@ public final class SqlStatements {
     }
 
     private String template(String name) {
-        return templates.computeIfAbsent(name,
-                n -> names.render(readResource("sql/" + dialect.id() + "/" + n + ".sql")));
+        return templates.computeIfAbsent(name, n -> {
+            String own = "sql/" + dialect.id() + "/" + n + ".sql";
+            return names.render(readResource(resourceExists(own) ? own : "sql/common/" + n + ".sql"));
+        });
+    }
+
+    private static boolean resourceExists(String path) {
+        return SqlStatements.class.getResource("/dev/skipjack/" + path) != null;
     }
 
     private String withTime(String template, long offsetMicros) {

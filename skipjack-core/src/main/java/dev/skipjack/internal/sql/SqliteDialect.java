@@ -108,11 +108,29 @@ public final class SqliteDialect implements Dialect {
         return Instant.ofEpochSecond(Math.floorDiv(micros, 1_000_000L), Math.floorMod(micros, 1_000_000L) * 1_000L);
     }
 
+    /** {@code INSERT ... ON CONFLICT DO NOTHING RETURNING id}, as on PostgreSQL. */
+    @Override
+    public Long insertUnlessDuplicate(Connection c, SqlStatements sql, String name, Params params) throws SQLException {
+        return PostgresDialect.insertOnConflictDoNothing(this, c, sql, name, params);
+    }
+
     /** One statement, as on PostgreSQL: numbered parameters put the choosing ones first. */
     @Override
     public List<Row> updateReturning(Connection c, SqlStatements sql, String name, String apply, Params choose, Params set)
             throws SQLException {
         return PostgresDialect.updateReturningInOneStatement(this, c, sql, name, choose, set);
+    }
+
+    /** {@code INSERT ... RETURNING id}, as on PostgreSQL. */
+    @Override
+    public long insertReturningId(Connection c, SqlStatements sql, String name, Params params) throws SQLException {
+        return PostgresDialect.insertWithReturning(this, c, sql, name, params);
+    }
+
+    /** The transaction begins IMMEDIATE (checked at build): it holds the write lock from its start. */
+    @Override
+    public <T> T inShortTransaction(Connection c, Transactions.Work<T> work) throws SQLException {
+        return Transactions.retryingOnConflict(this, c, work);
     }
 
     /** The same upsert as on PostgreSQL ({@code ON CONFLICT DO UPDATE ... WHERE ... RETURNING}). */

@@ -67,6 +67,14 @@ public final class TableNames {
         return template
                 .replace("{{jobs}}", qualified("jobs"))
                 .replace("{{queues}}", qualified("queues"))
+                .replace("{{cron_schedules}}", qualified("cron_schedules"))
+                .replace("{{cron_ticks}}", qualified("cron_ticks"))
+                .replace("{{nodes}}", qualified("nodes"))
+                .replace("{{workflows}}", qualified("workflows"))
+                .replace("{{job_dependencies}}", qualified("job_dependencies"))
+                .replace("{{concurrency_keys}}", qualified("concurrency_keys"))
+                .replace("{{job_logs}}", qualified("job_logs"))
+                .replace("{{job_progress}}", qualified("job_progress"))
                 .replace("{{migrations}}", qualified("schema_migrations"))
                 .replace("{{schema}}", quotedSchema())
                 .replace("{{prefix}}", prefix);

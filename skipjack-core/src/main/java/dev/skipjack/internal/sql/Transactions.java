@@ -2,6 +2,7 @@ package dev.skipjack.internal.sql;
 
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.sql.Savepoint;
 import javax.sql.DataSource;
 
 /**
@@ -36,6 +37,40 @@ public final class Transactions {
         }
     }
 
+    /** Attempts of a short transaction of Skipjack's own that meets a transient conflict. */
+    static final int CONFLICT_ATTEMPTS = 5;
+
+    /**
+     * Runs {@code work} in a transaction on {@code c} (in auto-commit), retried after a rollback
+     * when {@code dialect} calls the failure a transient conflict; auto-commit restored.
+     */
+    static <T> T retryingOnConflict(Dialect dialect, Connection c, Work<T> work) throws SQLException {
+        if (!c.getAutoCommit()) {
+            throw new IllegalStateException("a short transaction of its own needs a connection in auto-commit");
+        }
+        c.setAutoCommit(false);
+        try {
+            for (int attempt = 1; ; attempt++) {
+                try {
+                    T result = work.run(c);
+                    c.commit();
+                    return result;
+                } catch (SQLException e) {
+                    // Roll back ourselves: MySQL's lock wait timeout rolls back only the statement.
+                    c.rollback();
+                    if (!dialect.isTransientConflict(e) || attempt == CONFLICT_ATTEMPTS) {
+                        throw e;
+                    }
+                } catch (RuntimeException | Error e) {
+                    c.rollback();
+                    throw e;
+                }
+            }
+        } finally {
+            c.setAutoCommit(true);
+        }
+    }
+
     public static <T> T inTransaction(DataSource dataSource, Work<T> work) throws SQLException {
         try (Connection c = dataSource.getConnection()) {
             boolean autoCommit = c.getAutoCommit();
@@ -52,5 +87,32 @@ public final class Transactions {
                 c.setAutoCommit(autoCommit);
             }
         }
+    }
+
+    /**
+     * Runs {@code work} on the caller's connection {@code c} so that a failing statement of it
+     * cannot take the caller's transaction down with it. Where a failed statement aborts the whole
+     * transaction ({@link Capability#FAILED_STATEMENT_ABORTS_TRANSACTION}) it runs inside a
+     * savepoint that is released on success and rolled back to on failure; elsewhere the database
+     * undoes the failed statement alone, and a savepoint would be two round trips for nothing.
+     */
+    public static <T> T guarded(Connection c, Dialect dialect, Work<T> work) throws SQLException {
+        if (!dialect.supports(Capability.FAILED_STATEMENT_ABORTS_TRANSACTION) || c.getAutoCommit()) {
+            return work.run(c);
+        }
+        Savepoint savepoint = c.setSavepoint();
+        T result;
+        try {
+            result = work.run(c);
+        } catch (SQLException | RuntimeException e) {
+            try {
+                c.rollback(savepoint);
+            } catch (SQLException undo) {
+                e.addSuppressed(undo);
+            }
+            throw e;
+        }
+        c.releaseSavepoint(savepoint);
+        return result;
     }
 }

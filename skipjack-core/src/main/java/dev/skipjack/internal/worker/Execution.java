@@ -24,6 +24,8 @@ public final class Execution {
     private volatile Connection transactionConnection;
     /** The job as its handler saw it, once its args were read; the two-phase commit passes it on. */
     private Job<Object> job;
+    /** What its handler reported and is not written yet; null until the handler is about to run. */
+    private volatile ExecutionReports reports;
 
     Execution(String queue, long id, int attempt, boolean transactional, long leaseValidUntilNanos) {
         this.queue = queue;
@@ -98,6 +100,14 @@ public final class Execution {
 
     Job<Object> job() {
         return job;
+    }
+
+    void bindReports(ExecutionReports r) {
+        reports = r;
+    }
+
+    ExecutionReports reports() {
+        return reports;
     }
 
     void bindConnection(Connection c) {

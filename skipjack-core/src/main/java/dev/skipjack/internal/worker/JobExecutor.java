@@ -6,9 +6,11 @@ import com.fasterxml.jackson.databind.ObjectReader;
 import dev.skipjack.Job;
 import dev.skipjack.KindOptions;
 import dev.skipjack.Outcome;
+import dev.skipjack.WorkflowContext;
 import dev.skipjack.internal.claim.ClaimedJob;
 import dev.skipjack.internal.complete.Completion;
 import dev.skipjack.internal.kind.RegisteredKind;
+import dev.skipjack.internal.workflow.WorkflowContexts;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -43,22 +45,40 @@ final class JobExecutor {
     /** Runs handler timeouts only. */
     private final ScheduledExecutorService timers;
     private final String workerId;
+    /** Reads a workflow job's parents' outputs before it runs. */
+    private final WorkflowContexts workflowContexts;
+    /** Writes what handlers report (Job.progress, Job.log). */
+    private final ReportWriter reports;
     /** Readers of the kinds' args types: resolved once, not on every job. */
     private final Map<JavaType, ObjectReader> readers = new ConcurrentHashMap<>();
 
     JobExecutor(Map<String, RegisteredKind> kinds, ObjectMapper mapper, OutcomeTranslator translator,
-                LeasedCompletions completions, ScheduledExecutorService timers, String workerId) {
+                LeasedCompletions completions, ScheduledExecutorService timers, String workerId,
+                WorkflowContexts workflowContexts, ReportWriter reports) {
         this.kinds = kinds;
         this.mapper = mapper;
         this.translator = translator;
         this.completions = completions;
         this.timers = timers;
         this.workerId = workerId;
+        this.workflowContexts = workflowContexts;
+        this.reports = reports;
     }
 
     /** Lease mode: the job is committed as running; its outcome is recorded unless another party settled it first. */
     void runLeased(ClaimedJob claimed, Execution execution) {
-        completions.settle(execution, execute(claimed, execution, null));
+        Completion completion = execute(claimed, execution, null);
+        ExecutionReports reported = execution.reports();
+        if (reported != null && reports != null) {
+            if (execution.isSettled()) {
+                // Timed out or abandoned: its outcome is another party's, and so is the job now.
+                reported.close();
+            } else {
+                // Before the outcome: once it is written, the (id, attempt, running) guard refuses them.
+                reports.flushLast(reported);
+            }
+        }
+        completions.settle(execution, completion);
     }
 
     /**
@@ -100,13 +120,36 @@ final class JobExecutor {
             return translator.fromFailure(claimed, "WrongMode",
                     "kind '" + claimed.kind() + "' was claimed in the wrong mode", null, kind.options(), workerId);
         }
+        WorkflowContext workflow = null;
+        if (claimed.workflowId() != null) {
+            try {
+                workflow = workflowContexts.load(tx, claimed.id(), claimed.workflowId(), claimed.workflowStep());
+            } catch (SQLException e) {
+                return translator.fromFailure(claimed, "WorkflowContextUnreadable",
+                        "the outputs of the job's parents could not be read: " + e.getMessage(), e, kind.options(), workerId);
+            }
+        }
+        ExecutionReports reporter = new ExecutionReports(claimed.id(), claimed.attempt());
+        execution.bindReports(reporter);
         Job<Object> job = new Job<>(claimed.id(), claimed.queue(), claimed.kind(), args, claimed.priority(),
-                claimed.attempt(), claimed.maxAttempts(), claimed.createdAt(), workerId);
+                claimed.attempt(), claimed.maxAttempts(), claimed.createdAt(), workerId, workflow, reporter);
         execution.bindJob(job);
         ScheduledFuture<?> watchdog = scheduleTimeout(execution, kind, claimed, tx == null);
         execution.bindThread(Thread.currentThread());
         try {
-            Outcome outcome = kind.mode().invoke(job, tx);
+            if (tx == null && execution.isSettled()) {
+                // Abandoned (its lease could not be vouched for: the lease watchdog), or timed out,
+                // after the dispatcher checked and before this thread was bound, so the interrupt
+                // found no thread to stop. The job is not ours to run any more: another worker may
+                // hold it. The completion is dropped, as for any settled execution.
+                return translator.fromFailure(claimed, "Abandoned",
+                        "not started: the execution was settled before its handler began", null, kind.options(),
+                        workerId);
+            }
+            Outcome outcome;
+            try (JobMdc ignored = JobMdc.put(claimed)) {
+                outcome = kind.mode().invoke(job, tx);
+            }
             return translator.fromOutcome(claimed, outcome, kind.options(), workerId);
         } catch (Throwable t) {
             if (execution.timedOut() || (tx != null && kind.options().timeout() != null && isStatementTimeout(t))) {

@@ -1,5 +1,6 @@
 package dev.skipjack.internal.worker;
 
+import dev.skipjack.internal.sql.ConnectionHints;
 import dev.skipjack.internal.sql.ListType;
 import dev.skipjack.internal.sql.Params;
 import dev.skipjack.internal.sql.Row;
@@ -21,7 +22,7 @@ import javax.sql.DataSource;
  * database clock (F-3). Runs on a thread of its own so that no other work can delay it.
  *
  * <p>An execution stops counting when its job is no longer ours: when the database did not extend
- * its lease (rescued after a stall), or when this worker has not managed to extend it for a whole
+ * its lease (cancelled by an operator, or rescued after a stall), or when this worker has not managed to extend it for a whole
  * lease (database unreachable: another worker may already have it). Its handler is interrupted and
  * its outcome will not be recorded; the rescued copy is the one that counts.
  */
@@ -52,6 +53,7 @@ final class LeaseHeartbeat implements Runnable {
             }
         } catch (Throwable t) {
             log.warn("lease heartbeat failed: {}", t.toString());
+            ConnectionHints.note(sql.dialect(), t);
         }
         abandonExpired(System.nanoTime());
     }
@@ -65,8 +67,9 @@ final class LeaseHeartbeat implements Runnable {
         Set<List<Long>> extended = new HashSet<>();
         try (Connection c = Transactions.autoCommit(dataSource)) {
             for (Row r : sql.dialect().updateReturning(c, sql, "extend_leases",
-                    Params.of().list(ListType.BIGINT, leased.stream().map(Execution::id).toList())
-                            .list(ListType.INTEGER, leased.stream().map(Execution::attempt).toList())
+                    Params.of().rows(List.of(ListType.BIGINT, ListType.INTEGER), List.of(
+                                    leased.stream().map(Execution::id).toList(),
+                                    leased.stream().map(Execution::attempt).toList()))
                             .text(workerId),
                     Params.of().bigint(lease.toMillis()))) {
                 extended.add(List.of(r.getLong(1), r.getLong(2)));
@@ -78,7 +81,7 @@ final class LeaseHeartbeat implements Runnable {
                 e.leaseExtended(sentAt, leaseNanos);
             } else if (tracker.isTracked(e)) {
                 // Written by the completer in the meantime, or rescued from us after a stall.
-                abandon(e, "its lease could not be extended (the job was rescued)");
+                abandon(e, "its lease could not be extended (the job was cancelled, or rescued after a stall)");
             }
         }
     }

@@ -7,6 +7,7 @@ import dev.skipjack.Outcome;
 import dev.skipjack.RetryPolicy;
 import dev.skipjack.internal.claim.ClaimedJob;
 import dev.skipjack.internal.complete.Completion;
+import dev.skipjack.internal.enqueue.ConcurrencyOrder;
 
 import java.time.Duration;
 
@@ -25,9 +26,31 @@ final class OutcomeTranslator {
         this.mapper = mapper;
     }
 
+    /**
+     * A job of a rate-limited key (F-12) that will run again (retry, snooze) waits to be admitted
+     * again instead of becoming available or scheduled: its next start must fit the rate too. Its
+     * delay still applies (admission takes only due jobs).
+     */
+    static Completion readmittedIfRateLimited(Completion c) {
+        if (c.concurrencyKey() == null || !ConcurrencyOrder.isRate(c.concurrencyKey()) || c.isTerminal()) {
+            return c;
+        }
+        return new Completion(c.id(), c.attempt(), "waiting", c.delayMillis() == null ? 0L : c.delayMillis(),
+                c.extraAttempts(), c.errorJson(), c.workflowId(), c.outputJson(), c.concurrencyKey());
+    }
+
     Completion fromOutcome(ClaimedJob job, Outcome outcome, KindOptions options, String workerId) {
+        return readmittedIfRateLimited(translate(job, outcome, options, workerId));
+    }
+
+    private Completion translate(ClaimedJob job, Outcome outcome, KindOptions options, String workerId) {
         if (outcome == null || outcome.type() == Outcome.Type.COMPLETE) {
-            return Completion.completed(job.id(), job.attempt());
+            Completion done = Completion.completed(job.id(), job.attempt());
+            if (job.workflowId() != null || job.concurrencyKey() != null) {
+                // the hot path (no workflow, no key) allocates nothing more
+                done = done.inWorkflow(job.workflowId()).withConcurrencyKey(job.concurrencyKey());
+            }
+            return outcome == null || outcome.output() == null ? done : withOutput(job, done, outcome.output(), workerId);
         }
         switch (outcome.type()) {
             case RETRY: {
@@ -36,17 +59,41 @@ final class OutcomeTranslator {
             }
             case SNOOZE: {
                 long delay = clampMillis(outcome.delay());
-                return new Completion(job.id(), job.attempt(), delay > 0 ? "scheduled" : "available", delay, 1, null);
+                return new Completion(job.id(), job.attempt(), delay > 0 ? "scheduled" : "available", delay, 1, null)
+                        .inWorkflow(job.workflowId()).withConcurrencyKey(job.concurrencyKey());
             }
             case DISCARD:
                 return new Completion(job.id(), job.attempt(), "discarded", null, 0,
-                        error(job, "Discarded", outcome.reason(), null, workerId));
+                        error(job, "Discarded", outcome.reason(), null, workerId))
+                        .inWorkflow(job.workflowId()).withConcurrencyKey(job.concurrencyKey());
             case CANCEL:
                 return new Completion(job.id(), job.attempt(), "cancelled", null, 0,
-                        error(job, "Cancelled", outcome.reason(), null, workerId));
+                        error(job, "Cancelled", outcome.reason(), null, workerId))
+                        .inWorkflow(job.workflowId()).withConcurrencyKey(job.concurrencyKey());
             default:
                 throw new IllegalStateException("unhandled outcome " + outcome.type());
         }
+    }
+
+    /**
+     * The completion with the handler's output as JSON; an output that does not serialize or is
+     * too large discards the job instead (running it again would give the same output).
+     */
+    private Completion withOutput(ClaimedJob job, Completion done, Object output, String workerId) {
+        String json;
+        try {
+            json = mapper.writeValueAsString(output);
+        } catch (Exception e) {
+            return discard(job, "InvalidOutput", "the handler's output does not serialize to JSON: " + messageOf(e), e,
+                    workerId);
+        }
+        int bytes = (long) json.length() * 3 <= Outcome.MAX_OUTPUT_BYTES ? json.length()
+                : json.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+        if (bytes > Outcome.MAX_OUTPUT_BYTES) {
+            return discard(job, "InvalidOutput", "the handler's output is " + bytes + " bytes of JSON, over the limit of "
+                    + Outcome.MAX_OUTPUT_BYTES + ": record a reference to the data, not the data", null, workerId);
+        }
+        return "null".equals(json) ? done : done.withOutput(json);
     }
 
     /** A failed attempt: retried after the policy's delay, or discarded when it was the last. */
@@ -78,23 +125,32 @@ final class OutcomeTranslator {
         ObjectNode node = mapper.createObjectNode();
         node.put("attempt", original.attempt());
         node.put("class", "UnstorableOutcome");
-        node.put("message", "the outcome's error could not be stored: " + clean(trim(problem, MAX_MESSAGE_CHARS)));
+        node.put("message", "the outcome's error" + (original.outputJson() == null ? "" : " or output")
+                + " could not be stored: " + clean(trim(problem, MAX_MESSAGE_CHARS)));
         Long delay = original.delayMillis() == null ? null : Math.min(original.delayMillis(), Duration.ofDays(1).toMillis());
+        // The output is dropped: it may be what the database refused.
         return new Completion(original.id(), original.attempt(), original.state(), delay, original.extraAttempts(),
-                node.toString());
+                node.toString()).inWorkflow(original.workflowId()).withConcurrencyKey(original.concurrencyKey());
     }
 
     /** A job that can never run as stored (e.g. args that do not deserialize): discarded at once. */
     Completion discard(ClaimedJob job, String errorClass, String message, Throwable cause, String workerId) {
-        return new Completion(job.id(), job.attempt(), "discarded", null, 0, error(job, errorClass, message, cause, workerId));
+        return new Completion(job.id(), job.attempt(), "discarded", null, 0, error(job, errorClass, message, cause, workerId))
+                .inWorkflow(job.workflowId()).withConcurrencyKey(job.concurrencyKey());
     }
 
     private static Completion failed(ClaimedJob job, Duration delay, String error) {
+        return readmittedIfRateLimited(failedAttempt(job, delay, error));
+    }
+
+    private static Completion failedAttempt(ClaimedJob job, Duration delay, String error) {
         if (job.attempt() >= job.maxAttempts()) {
-            return new Completion(job.id(), job.attempt(), "discarded", null, 0, error);
+            return new Completion(job.id(), job.attempt(), "discarded", null, 0, error)
+                    .inWorkflow(job.workflowId()).withConcurrencyKey(job.concurrencyKey());
         }
         long millis = clampMillis(delay);
-        return new Completion(job.id(), job.attempt(), millis > 0 ? "retryable" : "available", millis, 0, error);
+        return new Completion(job.id(), job.attempt(), millis > 0 ? "retryable" : "available", millis, 0, error)
+                .inWorkflow(job.workflowId()).withConcurrencyKey(job.concurrencyKey());
     }
 
     static long clampMillis(Duration delay) {

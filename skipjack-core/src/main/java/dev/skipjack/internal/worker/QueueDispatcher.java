@@ -1,5 +1,7 @@
 package dev.skipjack.internal.worker;
 
+import dev.skipjack.internal.sql.Dialect;
+import dev.skipjack.internal.sql.ConnectionHints;
 import dev.skipjack.internal.claim.ClaimedJob;
 import dev.skipjack.internal.complete.BatchCompleter;
 import dev.skipjack.internal.pause.PausedQueues;
@@ -28,6 +30,8 @@ import java.util.concurrent.locks.ReentrantLock;
 final class QueueDispatcher {
 
     private static final Logger log = LoggerFactory.getLogger(QueueDispatcher.class);
+    /** Names the setup's fault when a claim fails with one of its symptoms. */
+    private final Dialect dialect;
 
     /** Most transactional jobs one job thread runs before it gives its slot back to the fetcher. */
     static final int TRANSACTIONAL_RUN_LENGTH = 100;
@@ -77,7 +81,8 @@ final class QueueDispatcher {
 
     QueueDispatcher(WorkerRuntime.QueueSettings settings, WorkerRuntime.Timing timing, ClaimRound claims,
                     JobExecutor executor, TransactionalRunner transactional, ExecutionTracker tracker,
-                    LeasedCompletions completions, ExecutorService jobThreads, PausedQueues pausedQueues) {
+                    LeasedCompletions completions, ExecutorService jobThreads, PausedQueues pausedQueues, Dialect dialect) {
+        this.dialect = dialect;
         this.queue = settings.name();
         this.concurrency = settings.concurrency();
         this.claims = claims;
@@ -162,6 +167,7 @@ final class QueueDispatcher {
             } catch (Throwable t) {
                 // The loop survives anything: a lost database, a broken row, a bug. Back off and go on.
                 log.warn("fetcher for queue {} failed, retrying in {} ms: {}", queue, backoffMillis, t.toString());
+                ConnectionHints.note(dialect, t);
                 awaitWake(TimeUnit.MILLISECONDS.toNanos(backoffMillis));
                 backoffMillis = Math.min(backoffMillis * 2, MAX_ERROR_BACKOFF.toMillis());
             }

@@ -1,5 +1,6 @@
 package dev.skipjack.internal.worker;
 
+import dev.skipjack.internal.sql.ConnectionHints;
 import dev.skipjack.KindOptions;
 import dev.skipjack.internal.claim.ClaimedJob;
 import dev.skipjack.internal.claim.JobClaimer;
@@ -44,10 +45,13 @@ final class TransactionalRunner {
     private final String queue;
     /** The kinds of this queue claimed inside their job's transaction. */
     private final Set<String> transactionalKinds;
+    /** Writes the handler's reports in the job's transaction, with its outcome. */
+    private final ReportWriter reports;
 
     TransactionalRunner(DataSource dataSource, SqlStatements sql, JobClaimer claimer, CompletionWriter writer,
                         ExecutionTracker tracker, OutcomeTranslator translator, JobExecutor executor,
-                        Map<String, RegisteredKind> kinds, String workerId, String queue, Set<String> transactionalKinds) {
+                        Map<String, RegisteredKind> kinds, String workerId, String queue, Set<String> transactionalKinds,
+                        ReportWriter reports) {
         this.dataSource = dataSource;
         this.sql = sql;
         this.claimer = claimer;
@@ -59,6 +63,15 @@ final class TransactionalRunner {
         this.workerId = workerId;
         this.queue = queue;
         this.transactionalKinds = Set.copyOf(transactionalKinds);
+        this.reports = reports;
+    }
+
+    /** The handler's progress and log lines, written in the job's transaction just before its outcome. */
+    private void flushReports(Connection c, Execution execution) {
+        ExecutionReports reported = execution.reports();
+        if (reported != null) {
+            reports.flushInTransaction(c, reported);
+        }
     }
 
     /**
@@ -70,6 +83,7 @@ final class TransactionalRunner {
         Completion lost = null;
         try (Connection c = dataSource.getConnection()) {
             c.setAutoCommit(false);
+            Ended ended = null;
             try {
                 List<ClaimedJob> jobs = claimer.claimTransactional(c, queue, transactionalKinds, 1);
                 if (jobs.isEmpty()) {
@@ -77,7 +91,8 @@ final class TransactionalRunner {
                     return false;
                 }
                 claimed = jobs.get(0);
-                lost = runInTransaction(c, claimed);
+                ended = runInTransaction(c, claimed);
+                lost = ended.lost();
             } catch (Throwable t) {
                 rollbackQuietly(c);
                 if (claimed != null) {
@@ -89,8 +104,14 @@ final class TransactionalRunner {
                 // Only now: with a transaction still open, setAutoCommit(true) would commit it.
                 resetQuietly(c);
             }
+            if (ended != null && ended.committed() != null) {
+                // A keyed job's end admits its key's next job (F-12, F-13), on this connection,
+                // now in auto-commit: a second connection could wait on a pool this runner holds.
+                writer.afterCommit(c, List.of(ended.committed()));
+            }
         } catch (Throwable t) {
             log.warn("transactional job on queue {} rolled back: {}", queue, t.toString());
+            ConnectionHints.note(sql.dialect(), t);
         }
         if (lost != null) {
             recordLostAttempt(lost);
@@ -99,10 +120,27 @@ final class TransactionalRunner {
     }
 
     /**
-     * Runs one claimed job in its transaction and commits. Returns null when the outcome committed
-     * (or shutdown took the job over), or the completion to record for a transaction that was lost.
+     * What became of a job run in its transaction: {@code committed} is the completion that
+     * committed with it (null when none did), {@code lost} the completion to record for a
+     * transaction that was lost (null when there is none).
      */
-    private Completion runInTransaction(Connection c, ClaimedJob claimed) throws SQLException {
+    private record Ended(Completion committed, Completion lost) {
+        static final Ended NOTHING = new Ended(null, null);
+
+        static Ended committed(Completion completion) {
+            return new Ended(completion, null);
+        }
+
+        static Ended lost(Completion completion) {
+            return new Ended(null, completion);
+        }
+    }
+
+    /**
+     * Runs one claimed job in its transaction and commits; says which completion committed, or
+     * which to record for a transaction that was lost (neither when shutdown took the job over).
+     */
+    private Ended runInTransaction(Connection c, ClaimedJob claimed) throws SQLException {
         Execution execution = tracker.start(claimed.queue(), claimed.id(), claimed.attempt(), true, Long.MAX_VALUE);
         execution.bindConnection(c);
         try {
@@ -119,11 +157,14 @@ final class TransactionalRunner {
             if (!execution.settle()) {
                 // Shutdown took this execution over; roll back so the job is available at once.
                 c.rollback();
-                return null;
+                return Ended.NOTHING;
             }
-            if (completion.isPlainCompletion()) {
+            // Completed (with or without an output): the handler's writes commit with it.
+            if (completion.isCompleted()) {
+                boolean prepared = kinds.get(claimed.kind()).mode().preparesTransaction();
                 try {
-                    if (writer.write(c, List.of(completion)) != 1) {
+                    flushReports(c, execution);
+                    if (writer.write(c, List.of(completion), !prepared) != 1) {
                         throw new SQLException("the job's claim is no longer in its transaction");
                     }
                 } catch (SQLException e) {
@@ -134,34 +175,35 @@ final class TransactionalRunner {
                             workerId);
                 }
             }
-            if (!completion.isPlainCompletion()) {
+            if (!completion.isCompleted()) {
                 try {
                     // Only a completed job keeps the handler's writes.
                     c.rollback(beforeHandler);
+                    flushReports(c, execution);
                     writer.write(c, List.of(completion));
                 } catch (SQLException e) {
                     c.rollback();
-                    return completion;
+                    return Ended.lost(completion);
                 }
             }
             try {
-                if (!completion.isPlainCompletion()) {
+                if (!completion.isCompleted()) {
                     // Only the outcome is kept: no handler work to prepare, no external call to make.
                     c.commit();
-                    return null;
+                    return Ended.committed(completion);
                 }
                 Exception externalFailure = kinds.get(claimed.kind()).mode().commit(c, execution.job(), sql);
                 if (externalFailure != null) {
-                    return translator.fromFailure(claimed, "ExternalCallFailed",
+                    return Ended.lost(translator.fromFailure(claimed, "ExternalCallFailed",
                             "the external call failed, the prepared work was rolled back: "
                                     + OutcomeTranslator.messageOf(externalFailure), externalFailure, options,
-                            workerId);
+                            workerId));
                 }
             } catch (SQLException e) {
-                return translator.fromFailure(claimed, "CommitFailed",
-                        "the job's transaction failed to commit: " + e.getMessage(), e, options, workerId);
+                return Ended.lost(translator.fromFailure(claimed, "CommitFailed",
+                        "the job's transaction failed to commit: " + e.getMessage(), e, options, workerId));
             }
-            return null;
+            return Ended.committed(completion);
         } finally {
             execution.bindConnection(null);
             tracker.finish(execution);

@@ -6,9 +6,12 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.skipjack.internal.claim.JobClaimer;
 import dev.skipjack.internal.complete.BatchCompleter;
 import dev.skipjack.internal.complete.CompletionWriter;
+import dev.skipjack.internal.concurrency.ConcurrencyAdmission;
 import dev.skipjack.internal.pause.PausedQueues;
 import dev.skipjack.internal.sql.Capability;
 import dev.skipjack.internal.sql.SqlStatements;
+import dev.skipjack.internal.workflow.WorkflowContexts;
+import dev.skipjack.internal.workflow.WorkflowProgress;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -62,25 +65,34 @@ public final class WorkerRuntime {
             WorkerThreads.daemonFactory("skipjack-heartbeat"));
     private final ScheduledExecutorService leaseWatchdog = Executors.newSingleThreadScheduledExecutor(
             WorkerThreads.daemonFactory("skipjack-lease-watchdog"));
+    /** Writes what running handlers reported (Job.progress, Job.log); idle while none reports anything. */
+    private final ScheduledExecutorService reportTimer = Executors.newSingleThreadScheduledExecutor(
+            WorkerThreads.daemonFactory("skipjack-reports"));
+    private final ReportWriter reports;
     /** How often the lease watchdog looks for executions whose lease this worker can no longer extend. */
     static final Duration LEASE_WATCHDOG_INTERVAL = Duration.ofMillis(50);
 
     /** Builds the path of a job, claim → dispatch → execute → complete, once per queue. */
     public WorkerRuntime(DataSource dataSource, SqlStatements sql, String workerId, ObjectMapper mapper,
                          Map<String, RegisteredKind> kinds, List<QueueSettings> queues, Timing timing,
-                         PausedQueues pausedQueues) {
+                         PausedQueues pausedQueues, String notifyChannel) {
         this.dataSource = dataSource;
         this.sql = sql;
         this.workerId = workerId;
         this.timing = timing;
         OutcomeTranslator translator = new OutcomeTranslator(mapper);
-        CompletionWriter writer = new CompletionWriter(sql);
+        // Workflow jobs that a completion makes available wake this process's fetchers after the commit.
+        // So do jobs of a concurrency key admitted when a job of their key ended (F-12, F-13).
+        CompletionWriter writer = new CompletionWriter(sql, new WorkflowProgress(sql, notifyChannel), this::wake,
+                new ConcurrencyAdmission(sql, dataSource));
         boolean concurrentWriters = sql.dialect().supports(Capability.CONCURRENT_WRITERS);
         this.completer = new BatchCompleter<>(dataSource, writer, tracker::finish, translator::withUnstorableError, workerId,
                 concurrentWriters ? BatchCompleter.WRITERS : 1);
         this.completions = new LeasedCompletions(completer, translator, workerId);
         JobClaimer claimer = new JobClaimer(sql, workerId, timing.lease());
-        JobExecutor executor = new JobExecutor(kinds, mapper, translator, completions, timeouts, workerId);
+        this.reports = new ReportWriter(dataSource, sql);
+        JobExecutor executor = new JobExecutor(kinds, mapper, translator, completions, timeouts, workerId,
+                new WorkflowContexts(dataSource, sql, mapper), reports);
         // Kinds the lease claim leaves alone: those claimed inside their job's transaction (by the job
         // threads), and declared-only kinds (by whichever service has their handler).
         Set<String> claimedInTransaction = new TreeSet<>();
@@ -98,10 +110,28 @@ public final class WorkerRuntime {
                     concurrentWriters);
             TransactionalRunner transactional = claimedInTransaction.isEmpty() ? null
                     : new TransactionalRunner(dataSource, sql, claimer, writer, tracker, translator, executor, kinds,
-                    workerId, q.name(), claimedInTransaction);
+                    workerId, q.name(), claimedInTransaction, reports);
             fetchers.put(q.name(), new QueueDispatcher(q, timing, claims, executor, transactional, tracker, completions,
-                    jobThreads, pausedQueues));
+                    jobThreads, pausedQueues, sql.dialect()));
         }
+    }
+
+    /**
+     * The connections the worker runtime of a node with these queues and kinds can hold at once,
+     * by what holds them: every queue's claim statements, one per job thread where jobs run in
+     * their claiming transaction, the completion writers and the heartbeat.
+     */
+    public static Map<String, Integer> connectionsNeeded(List<QueueSettings> queues, Map<String, RegisteredKind> kinds,
+                                                         boolean concurrentWriters) {
+        Map<String, Integer> needs = new LinkedHashMap<>();
+        needs.put("for claim statements (" + (concurrentWriters ? ClaimRound.CLAIM_PARALLELISM : 1) + " per queue)",
+                queues.size() * (concurrentWriters ? ClaimRound.CLAIM_PARALLELISM : 1));
+        boolean transactional = kinds.values().stream().anyMatch(k -> k.mode().claimedInTransaction());
+        needs.put("for transactional jobs (the queues' concurrency)",
+                transactional ? queues.stream().mapToInt(QueueSettings::concurrency).sum() : 0);
+        needs.put("completion writers", concurrentWriters ? BatchCompleter.WRITERS : 1);
+        needs.put("heartbeat", 1);
+        return needs;
     }
 
     public void start() {
@@ -114,8 +144,38 @@ public final class WorkerRuntime {
         // jobs whose lease has run out (found by NetworkFaultTest).
         leaseWatchdog.scheduleWithFixedDelay(heartbeat::abandonUnextendable, LEASE_WATCHDOG_INTERVAL.toMillis(),
                 LEASE_WATCHDOG_INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
+        // Its own thread: a write stalled on the database must delay neither the heartbeat nor a job.
+        reportTimer.scheduleWithFixedDelay(this::flushReports, ReportWriter.FLUSH_INTERVAL.toMillis(),
+                ReportWriter.FLUSH_INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
         log.info("Skipjack worker {} started: queues {}, {} threads", workerId, fetchers.keySet(),
                 WorkerThreads.virtualThreadsAvailable() ? "virtual" : "platform");
+    }
+
+    /**
+     * Writes what the running lease-mode handlers reported since the last round. A scan of the
+     * held executions and nothing else while none reported anything. An execution that stopped
+     * counting (timed out, abandoned, handed back) takes no more reports.
+     */
+    private void flushReports() {
+        try {
+            List<ExecutionReports> pending = new ArrayList<>();
+            tracker.forEachLeased(e -> {
+                ExecutionReports r = e.reports();
+                if (r == null) {
+                    return;
+                }
+                if (e.isSettled()) {
+                    r.close();
+                } else if (r.hasPending()) {
+                    pending.add(r);
+                }
+            });
+            if (!pending.isEmpty()) {
+                reports.flushPending(pending);
+            }
+        } catch (Throwable t) {
+            log.warn("writing job reports failed: {}", t.toString());
+        }
     }
 
     /** Wakes the fetchers of these queues: jobs were just made available. */
@@ -174,6 +234,7 @@ public final class WorkerRuntime {
         abortStuckTransactions(abandoned);
         heartbeatTimer.shutdownNow();
         leaseWatchdog.shutdownNow();
+        reportTimer.shutdownNow();
         timeouts.shutdownNow();
         jobThreads.shutdownNow();
         log.info("Skipjack worker {} stopped; {} unfinished jobs handed back", workerId, abandoned.size());

@@ -3,12 +3,13 @@
 -- running jobs). An execution missing from the result has lost its job (rescued, or finished
 -- elsewhere) and must not count any more. Waits for locks (no SKIP LOCKED), as on PostgreSQL.
 -- Index: primary key.
--- Parameters: ids (JSON array, ascending), attempts (JSON array), worker id.
+-- The pairs come as one JSON array of [id, attempt] rows, read by one JSON_TABLE (see
+-- complete_jobs.sql: two arrays joined by position were quadratic in the number of held jobs).
+-- Parameters: executions (JSON array of [id, attempt], ascending ids), worker id.
 SELECT j.id, j.attempt
-FROM JSON_TABLE(?, '$[*]' COLUMNS (ord FOR ORDINALITY, id BIGINT PATH '$')) AS h_id
-JOIN JSON_TABLE(?, '$[*]' COLUMNS (ord FOR ORDINALITY, attempt INT PATH '$')) AS h_att ON h_att.ord = h_id.ord
-STRAIGHT_JOIN {{jobs}} AS j FORCE INDEX (PRIMARY) ON j.id = h_id.id
-WHERE j.attempt = h_att.attempt
+FROM JSON_TABLE(?, '$[*]' COLUMNS (id BIGINT PATH '$[0]', attempt INT PATH '$[1]')) AS h
+STRAIGHT_JOIN {{jobs}} AS j FORCE INDEX (PRIMARY) ON j.id = h.id
+WHERE j.attempt = h.attempt
   AND j.state = 'running'
   AND j.claimed_by = ?
 FOR UPDATE

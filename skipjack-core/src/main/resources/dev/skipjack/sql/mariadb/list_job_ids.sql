@@ -9,6 +9,7 @@ WHERE (? IS NULL OR JSON_CONTAINS(?, JSON_QUOTE(queue)))
   AND (? IS NULL OR created_at >= ?)
   AND (? IS NULL OR created_at < ?)
   AND (? IS NULL OR JSON_CONTAINS(args, ?))
+  AND (? IS NULL OR JSON_CONTAINS(tags, JSON_QUOTE(?)))
   AND (? IS NULL OR id < ?)
 ORDER BY id DESC
 LIMIT ?

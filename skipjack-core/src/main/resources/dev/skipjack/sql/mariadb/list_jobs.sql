@@ -4,9 +4,10 @@
 -- Index: primary key, walked backwards from the cursor; the other filters are applied to the rows
 -- it yields.
 -- Parameters: queues, kinds, states (JSON arrays or null), created from, created before (DATETIME
---             in UTC or null), args containment (JSON text or null), cursor id (or null), limit.
+--             in UTC or null), args containment (JSON text or null), tag (or null), cursor id (or null), limit.
 SELECT id, queue, kind, args, priority, state, run_at, attempt, max_attempts, errors,
-       claimed_by, lease_until, created_at, attempted_at, finished_at
+       claimed_by, lease_until, created_at, attempted_at, finished_at, unique_key, tags, metadata,
+       workflow_id, workflow_step, output, concurrency_key
 FROM {{jobs}}
 WHERE (? IS NULL OR JSON_CONTAINS(?, JSON_QUOTE(queue)))
   AND (? IS NULL OR JSON_CONTAINS(?, JSON_QUOTE(kind)))
@@ -14,6 +15,7 @@ WHERE (? IS NULL OR JSON_CONTAINS(?, JSON_QUOTE(queue)))
   AND (? IS NULL OR created_at >= ?)
   AND (? IS NULL OR created_at < ?)
   AND (? IS NULL OR JSON_CONTAINS(args, ?))
+  AND (? IS NULL OR JSON_CONTAINS(tags, JSON_QUOTE(?)))
   AND (? IS NULL OR id < ?)
 ORDER BY id DESC
 LIMIT ?

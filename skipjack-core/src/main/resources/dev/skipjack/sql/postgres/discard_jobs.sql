@@ -2,12 +2,15 @@
 -- and loses its lease; its handler is not interrupted, but its outcome is then ignored because
 -- complete_jobs.sql and record_outcomes.sql only touch rows still 'running'.
 -- Rows held by a running transactional job are skipped (SKIP LOCKED), never waited for.
+-- A workflow's waiting job (F-14) can be cancelled too; the caller then advances its workflow in
+-- the same transaction (its dependents are cancelled, or released under CONTINUE), so it returns
+-- the job's workflow_id.
 -- Index: primary key.
 -- Parameters: ids.
 WITH target AS (
     SELECT id FROM {{jobs}}
     WHERE id = ANY (?::bigint[])
-      AND state IN ('scheduled', 'available', 'running', 'retryable')
+      AND state IN ('waiting', 'scheduled', 'available', 'running', 'retryable')
     FOR UPDATE SKIP LOCKED
 )
 UPDATE {{jobs}} AS j
@@ -16,4 +19,4 @@ SET state       = 'discarded',
     lease_until = NULL
 FROM target
 WHERE j.id = target.id
-RETURNING j.id, j.queue
+RETURNING j.id, j.queue, j.workflow_id

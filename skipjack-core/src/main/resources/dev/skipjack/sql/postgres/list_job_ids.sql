@@ -10,6 +10,7 @@ WHERE (?::text[] IS NULL OR queue = ANY (?::text[]))
   AND (?::timestamptz IS NULL OR created_at >= ?::timestamptz)
   AND (?::timestamptz IS NULL OR created_at < ?::timestamptz)
   AND (?::jsonb IS NULL OR args @> ?::jsonb)
+  AND (?::text IS NULL OR ?::text = ANY (tags))
   AND (?::bigint IS NULL OR id < ?::bigint)
 ORDER BY id DESC
 LIMIT ?

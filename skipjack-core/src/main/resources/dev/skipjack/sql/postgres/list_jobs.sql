@@ -5,9 +5,10 @@
 -- it yields. A selective args filter on a large table reads many rows: add a GIN index on args
 -- (jsonb_path_ops) if you search by args often (see docs/operating.md).
 -- Parameters: queues, kinds, states (text[] or null), created from, created before (timestamptz or
---             null), args containment (jsonb text or null), cursor id (or null), limit.
+--             null), args containment (jsonb text or null), tag (or null), cursor id (or null), limit.
 SELECT id, queue, kind, args::text, priority, state, run_at, attempt, max_attempts, errors::text,
-       claimed_by, lease_until, created_at, attempted_at, finished_at
+       claimed_by, lease_until, created_at, attempted_at, finished_at, unique_key, array_to_json(tags)::text, metadata::text,
+       workflow_id, workflow_step, output::text, concurrency_key
 FROM {{jobs}}
 WHERE (?::text[] IS NULL OR queue = ANY (?::text[]))
   AND (?::text[] IS NULL OR kind = ANY (?::text[]))
@@ -15,6 +16,7 @@ WHERE (?::text[] IS NULL OR queue = ANY (?::text[]))
   AND (?::timestamptz IS NULL OR created_at >= ?::timestamptz)
   AND (?::timestamptz IS NULL OR created_at < ?::timestamptz)
   AND (?::jsonb IS NULL OR args @> ?::jsonb)
+  AND (?::text IS NULL OR ?::text = ANY (tags))
   AND (?::bigint IS NULL OR id < ?::bigint)
 ORDER BY id DESC
 LIMIT ?

@@ -7,6 +7,8 @@
 -- after the subquery looked at it is not deleted.
 -- The ids are collected into an array, so the DELETE looks them up by primary key even in the
 -- generic plan (a join with the subquery would be planned for an unknown LIMIT, as a table scan).
+-- Jobs of a workflow (F-14) are not pruned here: they go with their workflow, once it finished
+-- (finished_workflows.sql and delete_workflow_*.sql), so a running workflow never loses a job.
 -- Index: jobs_finished_idx (state, finished_at) WHERE state IN ('completed', 'discarded', 'cancelled'),
 -- then the primary key.
 -- Parameters: state, retention in milliseconds, limit.
@@ -17,6 +19,7 @@ WHERE id = ANY (ARRAY(
         WHERE state IN ('completed', 'discarded', 'cancelled')
           AND state = ?
           AND finished_at < {{now}} - ? * interval '1 millisecond'
+          AND workflow_id IS NULL
         ORDER BY finished_at
         LIMIT ?
         FOR UPDATE SKIP LOCKED))

@@ -2,17 +2,18 @@
 -- Same (id, attempt, state = 'running') guard as complete_jobs.sql.
 -- delay_ms moves run_at forward on the database clock; extra_attempts lets a snooze or hand-back
 -- keep the attempts it did not really spend; error (JSON text) is appended to the history with
--- the database time.
+-- the database time. output (JSON text) is what a completing handler recorded (null: keep none).
 -- Times are statement_timestamp(), not now(): in transactional mode this statement runs in the
 -- claiming transaction, whose now() is the claim time, not the time the handler finished.
 -- Plan shape and lock order as complete_jobs.sql: one primary-key lookup per given id (ids sorted
 -- by the caller), guards checked on the locked row.
 -- Index: primary key.
--- Parameters: ids (ascending), attempts, new states, delays (ms or null), extra attempts, errors (or null).
+-- Parameters: ids (ascending), attempts, new states, delays (ms or null), extra attempts, errors (or null),
+--             outputs (or null).
 WITH locked AS (
     SELECT o.*
-    FROM unnest(?::bigint[], ?::int[], ?::text[], ?::bigint[], ?::int[], ?::text[])
-         AS o(id, attempt, state, delay_ms, extra_attempts, error)
+    FROM unnest(?::bigint[], ?::int[], ?::text[], ?::bigint[], ?::int[], ?::text[], ?::text[])
+         AS o(id, attempt, state, delay_ms, extra_attempts, error, output)
     CROSS JOIN LATERAL (
         SELECT attempt, state FROM {{jobs}} WHERE id = o.id OFFSET 0 FOR UPDATE
     ) AS j
@@ -27,6 +28,7 @@ SET state        = locked.state,
     max_attempts = j.max_attempts + locked.extra_attempts,
     lease_until  = NULL,
     errors       = CASE WHEN locked.error IS NULL THEN j.errors
-                        ELSE j.errors || jsonb_build_array(locked.error::jsonb || jsonb_build_object('at', {{statement_now}})) END
+                        ELSE j.errors || jsonb_build_array(locked.error::jsonb || jsonb_build_object('at', {{statement_now}})) END,
+    output       = CASE WHEN locked.output IS NULL THEN j.output ELSE locked.output::jsonb END
 FROM locked
 WHERE j.id = locked.id

@@ -3,6 +3,10 @@
 -- The UPDATE re-checks state and expiry on the locked row, so a job that finished, or whose lease
 -- was extended, after the CTE looked at it is never touched. Jobs held by an open transactional
 -- claim are locked and skipped: their state is not 'running' to anyone else.
+-- Returns each job's workflow_id and new state: a workflow's job discarded here advances its
+-- workflow in the same transaction (F-14).
+-- A job of a rate-limited key (F-12) that will run again waits to be admitted again ('waiting'):
+-- its next start must fit the rate too.
 -- Index: jobs_lease_idx (lease_until) WHERE state = 'running'.
 -- Parameters: limit.
 WITH expired AS (
@@ -15,7 +19,8 @@ WITH expired AS (
     FOR UPDATE SKIP LOCKED
 )
 UPDATE {{jobs}} AS j
-SET state       = CASE WHEN j.attempt >= j.max_attempts THEN 'discarded' ELSE 'available' END,
+SET state       = CASE WHEN j.attempt >= j.max_attempts THEN 'discarded'
+                        WHEN j.concurrency_order = 'rate' THEN 'waiting' ELSE 'available' END,
     finished_at = CASE WHEN j.attempt >= j.max_attempts THEN {{now}} END,
     lease_until = NULL,
     errors      = j.errors || jsonb_build_array(jsonb_build_object(
@@ -28,4 +33,4 @@ FROM expired
 WHERE j.id = expired.id
   AND j.state = 'running'
   AND j.lease_until < {{now}}
-RETURNING j.id
+RETURNING j.id, j.workflow_id, j.state

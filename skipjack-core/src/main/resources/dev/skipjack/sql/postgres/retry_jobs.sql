@@ -1,16 +1,33 @@
 -- Operator retry: makes jobs available now, from any state but running and available. A job that
 -- has spent its attempts gets one more, so it can run. Errors are kept as history.
 -- Rows held by a running transactional job are skipped (SKIP LOCKED), never waited for.
--- Index: primary key.
+-- A finished unique job (F-10) whose key another job holds by now is left as it is: two jobs
+-- holding one key is what jobs_unique_idx forbids.
+-- A workflow's job (F-14) is left as it is: its workflow counted it as ended, and its dependents
+-- were released or cancelled accordingly.
+-- A finished job of a concurrency or sequence key (F-12, F-13) goes back to waiting for a slot of
+-- its key, as at enqueue, so a retry cannot run one job over the limit; a discarded job blocking
+-- its ordered key (BLOCK policy) holds the key already and runs next.
+-- Index: primary key; jobs_unique_idx for the holder.
 -- Parameters: ids.
 WITH target AS (
-    SELECT id FROM {{jobs}}
-    WHERE id = ANY (?::bigint[])
-      AND state IN ('scheduled', 'retryable', 'completed', 'discarded', 'cancelled')
-    FOR UPDATE SKIP LOCKED
+    SELECT t.id FROM {{jobs}} AS t
+    WHERE t.id = ANY (?::bigint[])
+      AND t.state IN ('scheduled', 'retryable', 'completed', 'discarded', 'cancelled')
+      AND t.workflow_id IS NULL
+      AND (t.unique_key IS NULL OR t.state IN ('scheduled', 'retryable') OR NOT EXISTS (
+              SELECT 1 FROM {{jobs}} AS holder
+              WHERE holder.unique_key = t.unique_key
+                AND holder.id <> t.id
+                AND (holder.state IN ('waiting', 'scheduled', 'available', 'running', 'retryable')
+                     OR (holder.state = 'completed' AND holder.unique_includes_completed))))
+    FOR UPDATE OF t SKIP LOCKED
 )
 UPDATE {{jobs}} AS j
-SET state        = 'available',
+SET state        = CASE WHEN j.concurrency_key IS NOT NULL
+                             AND j.state IN ('completed', 'discarded', 'cancelled')
+                             AND NOT (j.state = 'discarded' AND j.concurrency_order = 'fifo_block')
+                        THEN 'waiting' ELSE 'available' END,
     run_at       = {{now}},
     finished_at  = NULL,
     max_attempts = greatest(j.max_attempts, j.attempt + 1)

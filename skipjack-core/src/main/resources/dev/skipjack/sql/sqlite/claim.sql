@@ -5,6 +5,9 @@
 -- row all the same. RETURNING gives the rows in no particular order: JobClaimer sorts them into
 -- claim order. Times come back as epoch microseconds, as stored.
 -- Numbered parameters keep PostgreSQL's bind order (choosing ones first) although SET comes first.
+-- workflow_id and workflow_step (null outside workflows) tell the execution to read its parents'
+-- outputs and the completion to advance the workflow (F-14); concurrency_key (F-12, F-13) tells the
+-- completion to admit the key's next job. Plain jobs pay three null columns.
 -- Index: jobs_claim_idx (queue, priority, run_at) WHERE state = 'available', read in order (no
 -- temporary b-tree for the ORDER BY; ClaimPlanTest).
 -- Parameters: ?1 queue, ?2 kinds this claimer must leave alone (JSON array), ?3 limit,
@@ -24,4 +27,4 @@ WHERE id IN (
         ORDER BY priority, run_at, id
         LIMIT ?3)
   AND state = 'available'
-RETURNING id, queue, kind, args, priority, attempt, max_attempts, created_at, run_at
+RETURNING id, queue, kind, args, priority, attempt, max_attempts, created_at, run_at, workflow_id, workflow_step, concurrency_key

@@ -1,6 +1,9 @@
 -- Retention (F-19): deletes one batch of jobs of one terminal state that finished longer ago than
 -- that state's retention, oldest first. Run by the maintenance leader only, batch after batch.
--- Index: jobs_finished_idx (state, finished_at) WHERE state IN ('completed', 'discarded', 'cancelled').
+-- Jobs of a workflow (F-14) are not pruned here: they go with their workflow, once it finished
+-- (finished_workflows.sql and delete_workflow_*.sql), so a running workflow never loses a job.
+-- Index: jobs_finished_idx (state, finished_at, workflow_id) WHERE state IN ('completed', 'discarded',
+-- 'cancelled'), covering: read in finish order, no temporary b-tree (SqlitePlanTest).
 -- Parameters: state, retention in milliseconds, limit.
 DELETE FROM {{jobs}}
 WHERE id IN (
@@ -9,6 +12,7 @@ WHERE id IN (
         WHERE state IN ('completed', 'discarded', 'cancelled')
           AND state = ?
           AND finished_at < {{now}} - ? * 1000
+          AND workflow_id IS NULL
         ORDER BY finished_at
         LIMIT ?)
   AND state IN ('completed', 'discarded', 'cancelled')

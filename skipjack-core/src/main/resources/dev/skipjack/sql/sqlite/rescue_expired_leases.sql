@@ -1,10 +1,15 @@
 -- Returns running jobs whose lease expired to the queue (F-3): the attempt counts and "lease
 -- expired" is recorded; out of attempts, the job is discarded. Jobs held by an open transactional
 -- claim are not 'running' to anyone else (the claim is uncommitted), so they are never touched.
+-- Returns each job's workflow_id and new state: a workflow's job discarded here advances its
+-- workflow in the same transaction (F-14).
+-- A job of a rate-limited key (F-12) that will run again waits to be admitted again ('waiting'):
+-- its next start must fit the rate too.
 -- Index: jobs_lease_idx (lease_until) WHERE state = 'running'.
 -- Parameters: limit.
 UPDATE {{jobs}}
-SET state       = CASE WHEN attempt >= max_attempts THEN 'discarded' ELSE 'available' END,
+SET state       = CASE WHEN attempt >= max_attempts THEN 'discarded'
+                        WHEN concurrency_order = 'rate' THEN 'waiting' ELSE 'available' END,
     finished_at = CASE WHEN attempt >= max_attempts THEN {{now}} END,
     lease_until = NULL,
     errors      = json_insert(errors, '$[#]', json_object(
@@ -22,4 +27,4 @@ WHERE id IN (
         LIMIT ?)
   AND +state = 'running'
   AND lease_until < {{now}}
-RETURNING id
+RETURNING id, workflow_id, state

@@ -77,6 +77,13 @@ class JobJsonTest extends DatabaseTest {
                   "finishedAt": null,
                   "claimedBy": "node-b/7",
                   "leaseUntil": "2026-03-01T09:05:30Z",
+                  "uniqueKey": null,
+                  "tags": [],
+                  "metadata": {},
+                  "workflowId": null,
+                  "workflowStep": null,
+                  "concurrencyKey": null,
+                  "output": null,
                   "errorCount": 1,
                   "lastError": {"at": "2026-03-01T09:00:01.500Z", "attempt": 1,
                                 "class": "java.net.SocketTimeoutException", "message": "Read timed out"},
@@ -157,15 +164,87 @@ class JobJsonTest extends DatabaseTest {
                   "at": "2026-03-01T10:00:00Z",
                   "queues": [
                     {"name": "mail", "paused": false, "pausedAt": null, "total": 3,
-                     "counts": {"scheduled": 0, "available": 2, "running": 0, "retryable": 0,
-                                "completed": 0, "discarded": 1, "cancelled": 0}},
+                     "counts": {"waiting": 0, "scheduled": 0, "available": 2, "running": 0, "retryable": 0,
+                                "completed": 0, "discarded": 1, "cancelled": 0}, "servedBy": []},
                     {"name": "media", "paused": true, "pausedAt": "%s", "total": 1,
-                     "counts": {"scheduled": 0, "available": 0, "running": 0, "retryable": 0,
-                                "completed": 1, "discarded": 0, "cancelled": 0}}
+                     "counts": {"waiting": 0, "scheduled": 0, "available": 0, "running": 0, "retryable": 0,
+                                "completed": 1, "discarded": 0, "cancelled": 0}, "servedBy": []}
                   ],
-                  "totals": {"scheduled": 0, "available": 2, "running": 0, "retryable": 0,
+                  "totals": {"waiting": 0, "scheduled": 0, "available": 2, "running": 0, "retryable": 0,
                              "completed": 1, "discarded": 1, "cancelled": 0}
                 }""".formatted(pausedAt("media")));
+    }
+
+    @Test
+    void concurrencyKeysCarryTheirUsageAndTheStateOfAnOrderedKeysHolder() throws Exception {
+        SkipjackAdmin admin = admin();
+        String columns = " (queue, kind, state, finished_at, concurrency_key, concurrency_max, concurrency_order) VALUES ";
+        execute("INSERT INTO " + jobsTable() + columns
+                + "('q', 'sync', 'running', null, 'kind:sync/acme', 2, 'priority'),"
+                + " ('q', 'sync', 'available', null, 'kind:sync/acme', 2, 'priority'),"
+                + " ('q', 'sync', 'waiting', null, 'kind:sync/acme', 2, 'priority'),"
+                + " ('q', 'step', 'running', null, 'seq:order-8', 1, 'fifo'),"
+                + " ('q', 'step', 'waiting', null, 'seq:order-8', 1, 'fifo')");
+        long blocker = queryLong("INSERT INTO " + jobsTable() + columns
+                + "('q', 'step', 'discarded', now(), 'seq:order-7', 1, 'fifo_block') RETURNING id");
+        execute("INSERT INTO " + jobsTable() + columns + "('q', 'step', 'waiting', null, 'seq:order-7', 1, 'fifo_block')");
+        long acmeHolder = queryLong("SELECT min(id) FROM " + jobsTable() + " WHERE concurrency_key = 'kind:sync/acme'");
+        long order8Holder = queryLong("SELECT min(id) FROM " + jobsTable() + " WHERE concurrency_key = 'seq:order-8'");
+        java.util.List<Long> lookedUp = new java.util.ArrayList<>();
+
+        JsonNode keys = JobJson.concurrencyKeys(admin.concurrencyKeys(), id -> {
+            lookedUp.add(id);
+            return admin.job(id);
+        });
+
+        assertSameJson(keys, """
+                [
+                  {"key": "kind:sync/acme", "max": 2, "periodMillis": null, "ordered": false, "holding": 2, "running": 1, "waiting": 1,
+                   "heldBy": %d, "heldByState": null, "full": true, "blocked": false},
+                  {"key": "seq:order-7", "max": 1, "periodMillis": null, "ordered": true, "holding": 1, "running": 0, "waiting": 1,
+                   "heldBy": %d, "heldByState": "discarded", "full": true, "blocked": true},
+                  {"key": "seq:order-8", "max": 1, "periodMillis": null, "ordered": true, "holding": 1, "running": 1, "waiting": 1,
+                   "heldBy": %d, "heldByState": "running", "full": true, "blocked": false}
+                ]""".formatted(acmeHolder, blocker, order8Holder));
+        assertThat(lookedUp).as("only the holder not known to run is looked up").containsExactly(blocker);
+    }
+
+    @Test
+    void aWorkflowListsItsStepsParentsFirstWithTheirEdgesAndJobs() throws Exception {
+        Skipjack client = client(builder().kind(JobKind.of("step", Order.class)));
+        dev.skipjack.EnqueuedWorkflow w = client.enqueueWorkflow(dev.skipjack.Workflow.named("nightly")
+                .withPolicy(dev.skipjack.WorkflowPolicy.CONTINUE)
+                .add("report", dev.skipjack.JobRequest.of("step", new Order(3)), dev.skipjack.Workflow.dependsOn("load", "extract"))
+                .add("extract", dev.skipjack.JobRequest.of("step", new Order(1)))
+                .add("load", dev.skipjack.JobRequest.of("step", new Order(2)), dev.skipjack.Workflow.dependsOn("extract")));
+        // The edge from extract to report counted, as a completion of extract would have (plain SQL, no worker).
+        execute("UPDATE " + table("skipjack_job_dependencies") + " SET satisfied = true WHERE child_id = " + w.jobId("report")
+                + " AND parent_id = " + w.jobId("extract"));
+
+        JsonNode json = JobJson.workflow(client.admin().workflow(w.id()).orElseThrow());
+
+        String created = querySingleTime("SELECT created_at FROM " + table("skipjack_workflows") + " WHERE id = ?", w.id());
+        assertThat(json.get("createdAt").asText()).isEqualTo(created);
+        ObjectNode header = ((ObjectNode) json).deepCopy();
+        header.remove("steps");
+        assertSameJson(header, """
+                {"id": %d, "name": "nightly", "state": "running", "policy": "continue", "remaining": 3,
+                 "createdAt": "%s", "finishedAt": null}""".formatted(w.id(), created));
+        assertThat(json.get("steps")).hasSize(3);
+        String[] names = {"extract", "load", "report"};
+        String[] dependsOn = {"[]", "[\"extract\"]", "[\"extract\",\"load\"]"};
+        String[] satisfied = {"[]", "[]", "[\"extract\"]"};
+        for (int i = 0; i < 3; i++) {
+            JsonNode step = json.get("steps").get(i);
+            assertThat(step.get("name").asText()).as("step %d, parents first", i).isEqualTo(names[i]);
+            assertThat(step.get("dependsOn").toString()).isEqualTo(dependsOn[i]);
+            assertThat(step.get("satisfied").toString()).isEqualTo(satisfied[i]);
+            assertThat(step.get("job")).as("the step's job, as a page lists it")
+                    .isEqualTo(JobJson.job(client.admin().job(w.jobId(names[i])).orElseThrow()));
+            assertThat(step.get("job").get("workflowStep").asText()).isEqualTo(names[i]);
+        }
+        assertThat(json.get("steps").get(0).get("job").get("state").asText()).isEqualTo("available");
+        assertThat(json.get("steps").get(2).get("job").get("state").asText()).isEqualTo("waiting");
     }
 
     /**

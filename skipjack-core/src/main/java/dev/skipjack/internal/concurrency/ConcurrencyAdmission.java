@@ -1,0 +1,193 @@
+package dev.skipjack.internal.concurrency;
+
+import dev.skipjack.internal.enqueue.ConcurrencyOrder;
+import dev.skipjack.internal.sql.SqlStatements;
+import dev.skipjack.internal.sql.Transactions;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import javax.sql.DataSource;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * Admits the waiting jobs of concurrency keys (F-12, F-13): a job with a key is inserted
+ * {@code waiting}, holding none of its key's slots, and this makes it {@code available} while fewer
+ * jobs of the key than its limit hold one. A job holds a slot from its admission until it ends
+ * (count_concurrency_holders.sql), so at most the limit of a key's jobs are available or running at
+ * any moment, across every node, and the claim itself knows nothing of keys: the unkeyed path pays
+ * nothing. A rate-limited key counts instead the jobs admitted and not started or started within
+ * its period (count_rate_holders.sql), so at most its limit start per period.
+ *
+ * <p>Each key is admitted in a short transaction of its own that first locks the key's row
+ * (lock_concurrency_key.sql): two admissions of one key take turns, and the second counts what the
+ * first admitted. Nothing is counted in a column that could drift: the holders are read from the
+ * jobs' states, so a killed worker's job gives its slot back by the same rescue that re-queues or
+ * discards it, and a slot cannot leak.
+ *
+ * <p>Admission runs right after what may free or need a slot (an enqueue's commit, a keyed job's
+ * end) and, as the safety net for everything else (a caller's transaction, a rescue, an operator,
+ * a job coming due, a node that died in between), in every node's admission pass each poll
+ * interval ({@link #admitDue()}).
+ */
+public final class ConcurrencyAdmission {
+
+    private static final Logger log = LoggerFactory.getLogger(ConcurrencyAdmission.class);
+
+    /** Most jobs one key admits in one transaction; a larger limit fills over several. */
+    static final int MAX_ADMITTED = 1_000;
+    /** Most keys one pass looks at; the next pass takes the rest. */
+    static final int KEYS_PER_PASS = 500;
+
+    private final SqlStatements sql;
+    private final DataSource dataSource;
+
+    public ConcurrencyAdmission(SqlStatements sql, DataSource dataSource) {
+        this.sql = sql;
+        this.dataSource = dataSource;
+    }
+
+    /**
+     * Admits what the keys can take, each in its own transaction on a connection of the pool.
+     * Returns the queues that got an available job. A failure is logged, not thrown: the jobs are
+     * stored, and the next pass admits them.
+     */
+    public Set<String> admitQuietly(Collection<String> keys) {
+        if (keys.isEmpty()) {
+            return Set.of();
+        }
+        try (Connection c = Transactions.autoCommit(dataSource)) {
+            return admitQuietly(c, keys);
+        } catch (SQLException e) {
+            return failed(keys, e);
+        }
+    }
+
+    /** As {@link #admitQuietly(Collection)}, on {@code c}, which is in auto-commit. */
+    public Set<String> admitQuietly(Connection c, Collection<String> keys) {
+        try {
+            return admit(c, keys);
+        } catch (SQLException | RuntimeException e) {
+            return failed(keys, e);
+        }
+    }
+
+    private static Set<String> failed(Collection<String> keys, Exception e) {
+        log.warn("could not admit the waiting jobs of concurrency keys {}; the next admission pass will: {}",
+                keys, e.toString());
+        return Set.of();
+    }
+
+    /** The admission pass: every key with a waiting job that is due. Returns the queues that got jobs. */
+    public Set<String> admitDue() throws SQLException {
+        try (Connection c = Transactions.autoCommit(dataSource)) {
+            List<String> keys = new ArrayList<>();
+            try (PreparedStatement ps = c.prepareStatement(sql.get("due_concurrency_keys"))) {
+                ps.setInt(1, KEYS_PER_PASS);
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        keys.add(rs.getString(1));
+                    }
+                }
+            }
+            return admit(c, keys);
+        }
+    }
+
+    /** Admits each key in its own short transaction on {@code c}, which is in auto-commit. */
+    public Set<String> admit(Connection c, Collection<String> keys) throws SQLException {
+        Set<String> queues = new HashSet<>();
+        // Sorted: a batch admitting several keys locks them one at a time anyway; the order keeps
+        // two passes over the same keys from meeting halfway.
+        for (String key : new TreeSet<>(keys)) {
+            queues.addAll(sql.dialect().inShortTransaction(c, tx -> admitKey(tx, key)));
+        }
+        return queues;
+    }
+
+    private Set<String> admitKey(Connection tx, String key) throws SQLException {
+        try (PreparedStatement ps = tx.prepareStatement(sql.get("lock_concurrency_key"))) {
+            ps.setString(1, key);
+            ps.executeUpdate();
+        }
+        boolean inOrder = ConcurrencyOrder.isInOrder(key);
+        String waiting = inOrder ? "waiting_for_key_in_order" : "waiting_for_key_by_priority";
+        // The first in line says the limit (jobs of one key may ask for different ones).
+        List<Candidate> head = candidates(tx, waiting, key, 1);
+        if (head.isEmpty() || !head.get(0).due()) {
+            return Set.of();
+        }
+        Candidate first = head.get(0);
+        long free = first.max() - (first.periodMillis() != null ? rateHolders(tx, key, first.periodMillis()) : holders(tx, key));
+        if (free <= 0) {
+            return Set.of();
+        }
+        List<Candidate> admitted = inOrder || free == 1 ? head
+                : candidates(tx, waiting, key, (int) Math.min(free, MAX_ADMITTED));
+        Set<String> queues = new HashSet<>();
+        try (PreparedStatement ps = tx.prepareStatement(sql.get("admit_job"))) {
+            for (Candidate c : admitted) {
+                ps.setLong(1, c.id());
+                ps.addBatch();
+                queues.add(c.queue());
+            }
+            ps.executeBatch();
+        }
+        return queues;
+    }
+
+    /** Jobs of the key holding a slot (count_concurrency_holders.sql). */
+    private long holders(Connection tx, String key) throws SQLException {
+        try (PreparedStatement ps = tx.prepareStatement(sql.get("count_concurrency_holders"))) {
+            ps.setString(1, key);
+            return count(ps);
+        }
+    }
+
+    /** Jobs of a rate-limited key counting against its rate (count_rate_holders.sql). */
+    private long rateHolders(Connection tx, String key, long periodMillis) throws SQLException {
+        try (PreparedStatement ps = tx.prepareStatement(sql.get("count_rate_holders"))) {
+            ps.setString(1, key);
+            ps.setLong(2, periodMillis);
+            return count(ps);
+        }
+    }
+
+    private static long count(PreparedStatement ps) throws SQLException {
+        try (ResultSet rs = ps.executeQuery()) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
+    private List<Candidate> candidates(Connection tx, String statement, String key, int limit) throws SQLException {
+        List<Candidate> out = new ArrayList<>();
+        try (PreparedStatement ps = tx.prepareStatement(sql.get(statement))) {
+            ps.setString(1, key);
+            ps.setInt(2, limit);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    long period = rs.getLong(5);
+                    Long periodMillis = rs.wasNull() ? null : period; // before any other column is read
+                    out.add(new Candidate(rs.getLong(1), rs.getString(2), rs.getInt(3), rs.getInt(4) == 1, periodMillis));
+                }
+            }
+        }
+        return out;
+    }
+
+    /**
+     * A waiting job of a key: its id, queue, the limit it asks for, whether it is due, and the
+     * period of its rate limit (null for a limit of slots).
+     */
+    private record Candidate(long id, String queue, int max, boolean due, Long periodMillis) {
+    }
+}

@@ -1,0 +1,9 @@
+-- The jobs of one workflow, for inspection (F-14). Same columns as find_job.sql.
+-- Index: jobs_workflow_step_idx (workflow_id, workflow_step).
+-- Parameters: workflow id.
+SELECT id, queue, kind, args, priority, state, run_at, attempt, max_attempts, errors,
+       claimed_by, lease_until, created_at, attempted_at, finished_at, unique_key, tags, metadata,
+       workflow_id, workflow_step, output, concurrency_key
+FROM {{jobs}}
+WHERE workflow_id = ?
+ORDER BY id

@@ -1,0 +1,6 @@
+-- Retention of finished workflows (F-14, F-19), step 3 of 3 in one transaction: the workflow rows.
+-- Index: primary key.
+-- Parameters: workflow ids.
+DELETE FROM {{workflows}}
+WHERE id = ANY (?::bigint[])
+  AND state <> 'running'

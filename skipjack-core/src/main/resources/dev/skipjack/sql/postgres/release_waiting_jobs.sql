@@ -1,0 +1,12 @@
+-- Workflows (F-14), after decrement_pending_deps.sql in the same transaction, as its own statement:
+-- a waiting child none of whose edges is pending any more becomes available (scheduled, when its
+-- own run_at is still ahead). A separate statement, so it reads pending_deps as the decrement left
+-- it, including a concurrent parent's decrement that committed first.
+-- Index: primary key.
+-- Parameters: child ids.
+UPDATE {{jobs}}
+SET state = CASE WHEN run_at > {{statement_now}} THEN 'scheduled' ELSE 'available' END
+WHERE id = ANY (?::bigint[])
+  AND state = 'waiting'
+  AND pending_deps = 0
+RETURNING id, queue

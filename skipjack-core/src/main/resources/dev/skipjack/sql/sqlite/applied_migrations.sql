@@ -1,2 +1,0 @@
--- Versions already applied.
-SELECT version FROM {{migrations}}

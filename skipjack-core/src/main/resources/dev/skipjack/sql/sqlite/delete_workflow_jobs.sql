@@ -1,0 +1,7 @@
+-- Retention of finished workflows (F-14, F-19), step 2 of 3 in one transaction: their jobs, all
+-- terminal (a workflow finishes when its last job ends; a workflow's job is never retried).
+-- Index: jobs_workflow_step_idx (workflow_id, ...).
+-- Parameters: workflow ids (JSON array).
+DELETE FROM {{jobs}}
+WHERE workflow_id IN (SELECT value FROM json_each(?))
+  AND state IN ('completed', 'discarded', 'cancelled')
