@@ -3,6 +3,7 @@ package dev.skipjack;
 import dev.skipjack.testing.audit.AuditChecker.Mode;
 import dev.skipjack.testing.audit.AuditReport;
 import dev.skipjack.testing.audit.AuditTables;
+import dev.skipjack.testing.audit.AuditTables.JobError;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -176,6 +177,19 @@ class AuditCheckerTest extends AuditedEveryBackendTest {
                 + ids.get(0) + ", 2, 'w2', 2)");
         AuditReport r = check(Mode.LEASE, 5);
         assertThat(r.recoveryMaxSeconds()).isEqualTo(7.0);
+    }
+
+    @Test
+    void jobErrorsListsEveryEntryInHistoryOrderWithItsJob() {
+        execute("UPDATE " + jobsTable() + " SET attempt = 3, claimed_by = 'w3', errors = '[{\"attempt\": 1,"
+                + " \"class\": \"LeaseExpired\", \"worker\": \"w1\"}, {\"attempt\": 2, \"class\":"
+                + " \"java.lang.IllegalStateException\", \"worker\": \"w2\"}]' WHERE id = " + ids.get(3));
+        execute("UPDATE " + jobsTable() + " SET state = 'discarded', attempt = 1, claimed_by = 'w1', errors ="
+                + " '[{\"attempt\": 1, \"class\": \"JobTimeout\"}]' WHERE id = " + ids.get(1));
+        assertThat(jobErrors()).containsExactly(
+                new JobError(ids.get(1), "audit", "discarded", "w1", 1, 1, "JobTimeout", null),
+                new JobError(ids.get(3), "audit", "completed", "w3", 3, 1, "LeaseExpired", "w1"),
+                new JobError(ids.get(3), "audit", "completed", "w3", 3, 2, "java.lang.IllegalStateException", "w2"));
     }
 
     /** Attempt 1 by w1 ran, then the job was rescued and attempt 2 by w2 ran and completed it. */

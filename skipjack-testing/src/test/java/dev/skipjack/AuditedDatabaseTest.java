@@ -8,6 +8,7 @@ import dev.skipjack.testing.audit.AuditTables;
 
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.List;
 
 /**
  * A {@link DatabaseTest} with the execution audit of skipjack-testing on this test's schema. The
@@ -38,6 +39,15 @@ public abstract class AuditedDatabaseTest extends DatabaseTest {
     protected void recordFault(String worker, String kind) {
         try (Connection c = dataSource.getConnection()) {
             auditTables().recordFault(c, worker, kind);
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Every entry of every job's error history in this test's schema, read in the backend's own SQL. */
+    protected List<AuditTables.JobError> jobErrors() {
+        try (Connection c = dataSource.getConnection()) {
+            return auditTables().jobErrors(c);
         } catch (SQLException e) {
             throw new IllegalStateException(e);
         }

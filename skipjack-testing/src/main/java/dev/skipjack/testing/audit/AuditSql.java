@@ -46,7 +46,11 @@ final class AuditSql {
         return rendered.computeIfAbsent(name, n -> names.render(read(resource(n)))
                 .replace("{{audit_executions}}", names.qualified("audit_executions"))
                 .replace("{{audit_faults}}", names.qualified("audit_faults"))
-                .replace("{{audit_connections}}", names.qualified("audit_connections")));
+                .replace("{{audit_connections}}", names.qualified("audit_connections"))
+                .replace("{{audit_enqueues}}", names.qualified("audit_enqueues"))
+                .replace("{{audit_start}}", names.qualified("audit_start"))
+                .replace("{{audit_running}}", names.qualified("audit_running"))
+                .replace("{{audit_key_peaks}}", names.qualified("audit_key_peaks")));
     }
 
     private String resource(String name) {

@@ -10,6 +10,8 @@ import java.sql.SQLException;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.sql.Types;
+import java.util.ArrayList;
+import java.util.List;
 import javax.sql.DataSource;
 
 /**
@@ -41,6 +43,32 @@ public final class AuditTables {
     /** The quoted, qualified name of the executions table. */
     public String executionsTable() {
         return sql.names().qualified("audit_executions");
+    }
+
+    /** The quoted, qualified name of the jobs table this audit watches (the naive control claims from it). */
+    public String jobsTable() {
+        return sql.names().qualified("jobs");
+    }
+
+    /**
+     * One entry of a job's error history, with the job it belongs to.
+     *
+     * @param jobAttempt the job's attempt now; {@code attempt} is the entry's
+     */
+    public record JobError(long jobId, String kind, String state, String claimedBy, int jobAttempt, int attempt,
+                           String errorClass, String worker) {
+    }
+
+    /** Every entry of every job's error history, in job order (the backend's JSON read per dialect). */
+    public List<JobError> jobErrors(Connection c) throws SQLException {
+        List<JobError> out = new ArrayList<>();
+        try (PreparedStatement ps = c.prepareStatement(get("audit_job_errors")); ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+                out.add(new JobError(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getInt(5),
+                        rs.getInt(6), rs.getString(7), rs.getString(8)));
+            }
+        }
+        return out;
     }
 
     /**
@@ -114,6 +142,59 @@ public final class AuditTables {
             } else {
                 ps.setLong(5, startedAtMicros);
             }
+            ps.executeUpdate();
+        }
+    }
+
+    /**
+     * Creates the tables of the concurrency-key probe ({@link #enterKey}): the executions of keyed
+     * jobs running now, and what each saw when it began.
+     */
+    public void createKeyProbe(Connection c) throws SQLException {
+        try (Statement s = c.createStatement()) {
+            s.execute(get("audit_create_running"));
+            s.execute(get("audit_create_key_peaks"));
+        }
+    }
+
+    /**
+     * At the start of an execution of a keyed job (F-12, F-13): records it as running, then how
+     * many executions of its key are running, itself included, and returns that count. Counted
+     * only while their job is still running in their attempt: a killed worker's execution stops
+     * counting once its lease is rescued, as its slot says. Each statement commits by itself, so
+     * of executions that begin together the last to count sees them all, and the largest count
+     * recorded is the most that ran at once.
+     */
+    public long enterKey(Connection c, long jobId, int attempt) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(get("audit_enter_key"))) {
+            ps.setLong(1, jobId);
+            ps.setInt(2, attempt);
+            ps.setLong(3, jobId);
+            ps.executeUpdate();
+        }
+        long running;
+        try (PreparedStatement ps = c.prepareStatement(get("audit_count_key"))) {
+            ps.setLong(1, jobId);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                running = rs.getLong(1);
+            }
+        }
+        try (PreparedStatement ps = c.prepareStatement(get("audit_record_key_peak"))) {
+            ps.setLong(1, jobId);
+            ps.setInt(2, attempt);
+            ps.setLong(3, running);
+            ps.setLong(4, jobId);
+            ps.executeUpdate();
+        }
+        return running;
+    }
+
+    /** At the end of an execution of a keyed job: it no longer runs. */
+    public void leaveKey(Connection c, long jobId, int attempt) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(get("audit_leave_key"))) {
+            ps.setLong(1, jobId);
+            ps.setInt(2, attempt);
             ps.executeUpdate();
         }
     }

@@ -13,7 +13,6 @@ import dev.skipjack.TwoPhaseJobHandler;
 import dev.skipjack.internal.sql.TableNames;
 import dev.skipjack.testing.audit.AuditTables;
 
-import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -23,6 +22,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadLocalRandom;
+import javax.sql.DataSource;
 
 /**
  * A worker JVM for multi-process runs: the fault tests (through {@link WorkerProcesses}) and the
@@ -39,11 +39,11 @@ import java.util.concurrent.ThreadLocalRandom;
  *
  * <p>Runs on PostgreSQL and the MySQL family (the URL's driver must be on the class path; the
  * backend is detected as Skipjack detects it). SQLite is one process by design (docs/backends.md),
- * so no test runs worker JVMs on it.
+ * so no test runs worker JVMs on it; {@link #auditedKinds} registers the same kinds in-process there.
  *
- * <p>Mode {@code naive} (PostgreSQL only) runs the hand-rolled claimer the harness must catch instead; mode
- * {@code two-phase} runs only the two-phase kind {@code pay} of TwoPhaseCommitTest, halting the
- * JVM at its crash point.
+ * <p>Mode {@code naive} (PostgreSQL and the MySQL family) runs the hand-rolled claimer the harness
+ * must catch instead; mode {@code two-phase} runs only the two-phase kind {@code pay} of
+ * TwoPhaseCommitTest, halting the JVM at its crash point.
  *
  * <p>Once running it prints {@code READY <workerId> <wall clock millis>}: the wall clock this
  * JVM sees, so clock-skew tests can check their skew took effect.
@@ -119,7 +119,17 @@ public final class AuditedWorker {
         System.out.flush();
     }
 
-    private static void auditedKinds(Skipjack.Builder builder, HikariDataSource ds, WorkerOptions o, long pid)
+    /**
+     * Registers the audited kind of {@code o} (lease or transactional mode, its pause) and the
+     * poison kinds on {@code builder}, writing audit rows through {@code ds}. A worker JVM calls it
+     * for itself; on SQLite, where worker JVMs on one file are outside the model, a test calls it
+     * for several clients in its own JVM (NoDuplicatesNoLossTest).
+     */
+    public static void auditedKinds(Skipjack.Builder builder, DataSource ds, WorkerOptions o) throws SQLException {
+        auditedKinds(builder, ds, o, ProcessHandle.current().pid());
+    }
+
+    private static void auditedKinds(Skipjack.Builder builder, DataSource ds, WorkerOptions o, long pid)
             throws SQLException {
         AuditTables audit = AuditTables.detect(ds, new TableNames(o.schema, "skipjack_"));
         String workerId = o.workerId;
@@ -139,8 +149,16 @@ public final class AuditedWorker {
             }
             builder.handler(JobKind.of(o.kind, Work.class), job -> {
                 long startedAt = System.currentTimeMillis() * 1_000 + clockOffsetMicros;
+                if (o.probeKeys) {
+                    try (Connection c = ds.getConnection()) {
+                        audit.enterKey(c, job.id(), job.attempt());
+                    }
+                }
                 pause(o);
                 try (Connection c = ds.getConnection()) {
+                    if (o.probeKeys) {
+                        audit.leaveKey(c, job.id(), job.attempt());
+                    }
                     audit.recordExecution(c, job.id(), job.attempt(), workerId, pid, startedAt);
                 }
                 return Outcome.complete();
@@ -235,12 +253,15 @@ public final class AuditedWorker {
     /**
      * The hand-rolled pattern Skipjack exists to replace: SELECT due rows, then UPDATE them, in two
      * statements with no lock between. Used only as the control that shows the harness can fail.
+     * Its SQL is the same on PostgreSQL and the MySQL family (an IN list of bound ids,
+     * CURRENT_TIMESTAMP, the dialect's identifier quote); each statement commits on its own, so
+     * on either backend two workers can select the same rows before either updates them.
      */
     private static void runNaive(HikariDataSource ds, WorkerOptions o, long pid) throws InterruptedException {
         AuditTables audit = AuditTables.detect(ds, new TableNames(o.schema, "skipjack_"));
         String workerId = o.workerId;
         int batch = o.batch;
-        String jobs = "\"" + o.schema + "\".skipjack_jobs";
+        String jobs = audit.jobsTable();
         List<Thread> workers = new ArrayList<>();
         ready(o);
         for (int t = 0; t < o.concurrency; t++) {
@@ -262,20 +283,24 @@ public final class AuditedWorker {
                             continue;
                         }
                         Thread.sleep(NAIVE_PAUSE_MILLIS);
-                        Array idArray = c.createArrayOf("bigint", ids.toArray());
+                        String in = "(" + String.join(", ", java.util.Collections.nCopies(ids.size(), "?")) + ")";
                         try (PreparedStatement ps = c.prepareStatement("UPDATE " + jobs
-                                + " SET state = 'running', attempt = attempt + 1, claimed_by = ?, lease_until = now()"
-                                + " WHERE id = ANY(?)")) {
+                                + " SET state = 'running', attempt = attempt + 1, claimed_by = ?,"
+                                + " lease_until = CURRENT_TIMESTAMP WHERE id IN " + in)) {
                             ps.setString(1, workerId);
-                            ps.setArray(2, idArray);
+                            for (int i = 0; i < ids.size(); i++) {
+                                ps.setLong(i + 2, ids.get(i));
+                            }
                             ps.executeUpdate();
                         }
                         for (long id : ids) {
                             audit.recordExecution(c, id, 1, workerId, pid, null);
                         }
-                        try (PreparedStatement ps = c.prepareStatement("UPDATE " + jobs
-                                + " SET state = 'completed', finished_at = now(), lease_until = NULL WHERE id = ANY(?)")) {
-                            ps.setArray(1, idArray);
+                        try (PreparedStatement ps = c.prepareStatement("UPDATE " + jobs + " SET state = 'completed',"
+                                + " finished_at = CURRENT_TIMESTAMP, lease_until = NULL WHERE id IN " + in)) {
+                            for (int i = 0; i < ids.size(); i++) {
+                                ps.setLong(i + 1, ids.get(i));
+                            }
                             ps.executeUpdate();
                         }
                     } catch (InterruptedException e) {

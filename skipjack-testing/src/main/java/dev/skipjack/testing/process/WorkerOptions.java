@@ -31,6 +31,7 @@ public final class WorkerOptions {
     String kind = "audit";
     String applicationName = "skipjack-worker";
     String crashPoint = "none";
+    boolean probeKeys;
 
     private WorkerOptions() {
     }
@@ -122,6 +123,16 @@ public final class WorkerOptions {
         return this;
     }
 
+    /**
+     * Lease mode: each execution also records, while its handler runs, how many executions of its
+     * job's concurrency key are running at that moment ({@code AuditTables.enterKey}), for
+     * concurrency-limit tests across processes. The audit's key tables must exist.
+     */
+    public WorkerOptions probeKeys() {
+        this.probeKeys = true;
+        return this;
+    }
+
     /** The full ApplicationName of this worker's connections: prefix, space, schema. */
     String fullApplicationName() {
         return applicationName + " " + schema;
@@ -136,6 +147,9 @@ public final class WorkerOptions {
                 "--application-name=" + applicationName, "--crash-point=" + crashPoint));
         if (user != null) {
             args.add("--user=" + user);
+        }
+        if (probeKeys) {
+            args.add("--probe-keys=true");
         }
         return args;
     }
@@ -167,6 +181,7 @@ public final class WorkerOptions {
                 case "kind" -> o.kind = value;
                 case "application-name" -> o.applicationName = value;
                 case "crash-point" -> o.crashPoint = value;
+                case "probe-keys" -> o.probeKeys = Boolean.parseBoolean(value);
                 default -> throw new IllegalArgumentException("unknown worker argument '" + arg + "'");
             }
         }

@@ -13,9 +13,9 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Starts {@link AuditedWorker} JVMs with this JVM's class path and kills them at the end: for
- * the fault tests and for the lab's chaos command. Each worker's stderr goes to
- * {@code <logDir>/<workerId>.err}.
+ * Starts {@link AuditedWorker} JVMs (and the {@link UniqueEnqueuer} JVMs of the unique-jobs test)
+ * with this JVM's class path and kills them at the end: for the fault tests and for the lab's chaos
+ * command. Each process's stderr goes to {@code <logDir>/<id>.err}.
  */
 public final class WorkerProcesses implements AutoCloseable {
 
@@ -56,16 +56,32 @@ public final class WorkerProcesses implements AutoCloseable {
 
     /** Starts one worker JVM and waits until it reports READY. */
     public Process start(WorkerOptions options) throws IOException {
-        String workerId = options.workerId;
-        ProcessBuilder pb = new ProcessBuilder(command(options));
+        return startAndAwaitReady(options.workerId, command(AuditedWorker.class, options.toArgs()));
+    }
+
+    /**
+     * Starts one {@link UniqueEnqueuer} JVM and waits until it reports READY: connected and waiting
+     * for the start signal. It exits by itself when its calls are done (0 when all are recorded).
+     */
+    public Process startUniqueEnqueuer(UniqueEnqueuer.Options options) throws IOException {
+        return startAndAwaitReady(options.process(), command(UniqueEnqueuer.class, options.toArgs()));
+    }
+
+    /** Where the process named {@code id} writes its stderr. */
+    public Path errorLog(String id) {
+        return logDir.resolve(id + ".err");
+    }
+
+    private Process startAndAwaitReady(String id, List<String> command) throws IOException {
+        ProcessBuilder pb = new ProcessBuilder(command);
         pb.environment().putAll(environment);
-        pb.redirectError(logDir.resolve(workerId + ".err").toFile());
+        pb.redirectError(errorLog(id).toFile());
         Process p = pb.start();
         processes.add(p);
         BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
         String line = out.readLine();
         if (line == null || !line.startsWith("READY")) {
-            throw new IOException("worker " + workerId + " did not start; see " + logDir.resolve(workerId + ".err"));
+            throw new IOException("process " + id + " did not start; see " + errorLog(id));
         }
         String[] ready = line.split(" ");
         if (ready.length > 2) {
@@ -94,21 +110,21 @@ public final class WorkerProcesses implements AutoCloseable {
             throws IOException {
         WorkerOptions options = WorkerOptions.of(jdbcUrl, schema, "two-phase", workerId).concurrency(1).batch(1)
                 .leaseMillis(leaseMillis).rescueMillis(200).crashPoint(crashPoint);
-        ProcessBuilder pb = new ProcessBuilder(command(options));
-        pb.redirectError(logDir.resolve(workerId + ".err").toFile());
+        ProcessBuilder pb = new ProcessBuilder(command(AuditedWorker.class, options.toArgs()));
+        pb.redirectError(errorLog(workerId).toFile());
         pb.redirectOutput(logDir.resolve(workerId + ".out").toFile());
         Process p = pb.start();
         processes.add(p);
         return p;
     }
 
-    private List<String> command(WorkerOptions options) {
+    private List<String> command(Class<?> main, List<String> args) {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         List<String> command = new ArrayList<>();
         command.add(java);
         command.addAll(jvmOptions);
-        command.addAll(List.of("-cp", System.getProperty("java.class.path"), AuditedWorker.class.getName()));
-        command.addAll(options.toArgs());
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), main.getName()));
+        command.addAll(args);
         return command;
     }
 
