@@ -2,9 +2,11 @@ package dev.skipjack.cli;
 
 import dev.skipjack.Skipjack;
 import dev.skipjack.SkipjackAdmin;
+import dev.skipjack.SkipjackException;
 import picocli.CommandLine;
 
 import java.io.PrintWriter;
+import java.util.List;
 
 /**
  * The database an operator command works on. These commands need a real database: an embedded
@@ -32,14 +34,41 @@ final class AdminConnection implements AutoCloseable {
         PrintWriter err = commandLine.getErr();
         DatabaseConnection connection = DatabaseConnection.open(options.url(), 4, new PrintWriter(java.io.Writer.nullWriter()));
         try {
-            return new AdminConnection(connection,
-                    Skipjack.builder(connection.dataSource()).schema(options.schemaOr(DEFAULT_SCHEMA)).build());
+            String schema = options.schemaOr(DEFAULT_SCHEMA);
+            Skipjack client = Skipjack.builder(connection.dataSource()).schema(schema).build();
+            requireTables(client, schema);
+            return new AdminConnection(connection, client);
         } catch (RuntimeException e) {
             connection.close();
             throw e;
         } finally {
             err.flush();
         }
+    }
+
+    /**
+     * Says where Skipjack's tables are when {@code schema} has none, instead of letting the command
+     * fail with the database's "relation ... does not exist" (e.g. {@code jobs list} after
+     * {@code demo} made its tables in another schema).
+     */
+    private static void requireTables(Skipjack client, String schema) {
+        List<String> found;
+        try {
+            found = client.admin().schemasWithTables();
+        } catch (SkipjackException e) {
+            return; // The catalog cannot be read here: the command's own error will say more.
+        }
+        if (found.contains(schema)) {
+            return;
+        }
+        if (found.isEmpty()) {
+            throw new CliException("no Skipjack tables in this database (looked for " + client.jobsTable()
+                    + " in every schema): run skipjack migrate --schema " + schema + " first");
+        }
+        throw new CliException("no Skipjack tables in schema " + schema + "; this database has them in schema"
+                + (found.size() > 1 ? "s " : " ") + String.join(", ", found.subList(0, Math.min(found.size(), 20)))
+                + (found.size() > 20 ? " and " + (found.size() - 20) + " more" : "")
+                + ": add --schema " + found.get(0));
     }
 
     Skipjack client() {

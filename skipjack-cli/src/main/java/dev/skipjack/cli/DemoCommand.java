@@ -8,6 +8,9 @@ import dev.skipjack.cli.demo.DemoBank;
 import dev.skipjack.cli.demo.DemoJobsTable;
 import dev.skipjack.cli.demo.DemoWorkload;
 import dev.skipjack.cli.demo.ProgressLine;
+import dev.skipjack.cli.demo.features.FeatureCheck;
+import dev.skipjack.cli.demo.features.FeatureChecks;
+import dev.skipjack.cli.demo.features.FeatureContext;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -19,6 +22,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.Callable;
 import javax.sql.DataSource;
 
@@ -26,13 +30,20 @@ import javax.sql.DataSource;
  * {@code skipjack demo}: enqueues a realistic mix of jobs, runs them with live progress, and
  * checks afterwards that every job finished and that transactional transfers kept the books
  * balanced. Exits non-zero when a check fails.
+ *
+ * <p>{@code skipjack demo --features} runs the feature checks of {@link FeatureChecks} instead (unique
+ * jobs, cron, concurrency limits, ordered keys, workflows), each judged from what the database holds, and ends with one
+ * machine-readable RESULT line.
  */
 @Command(name = "demo", mixinStandardHelpOptions = true,
         description = {"Runs a realistic mix of jobs and checks that each one ended as it should.",
                 "Emails, image resizes, card charges and balance transfers; some fail on purpose.",
                 "Uses schema 'skipjack_demo' (or --schema) and empties its jobs table first.",
                 "Without --url or SKIPJACK_DATABASE_URL, runs on an embedded PostgreSQL,",
-                "or with --backend sqlite on a SQLite file in the temporary directory."})
+                "or with --backend sqlite on a SQLite file in the temporary directory.",
+                "With --features: checks unique jobs, cron, concurrency limits, ordered keys and workflows instead",
+                "(schema 'skipjack_demo_features') and ends with a line such as:",
+                "RESULT workload=features unique=ok cron=ok limits=ok ordered=ok workflows=ok"})
 public final class DemoCommand implements Callable<Integer> {
 
     private static final String DEFAULT_SCHEMA = "skipjack_demo";
@@ -40,6 +51,26 @@ public final class DemoCommand implements Callable<Integer> {
     private static final Duration PROGRESS_INTERVAL = Duration.ofMillis(500);
     /** Connections beyond the job slots: fetchers, completer, heartbeat, maintenance and progress. */
     private static final int POOL_HEADROOM = 8;
+    private static final String FEATURES_SCHEMA = "skipjack_demo_features";
+    /**
+     * --features: the unique check's threads enqueueing at once, plus the fetchers, completers and
+     * cron rounds of the clients the checks start side by side.
+     */
+    private static final int FEATURES_POOL_SIZE = 40;
+    /** --features: the longest one check waits for the database to reach a state. */
+    private static final Duration FEATURES_WAIT = Duration.ofSeconds(20);
+
+    /** The checks {@code --features} runs; a test gives its own. */
+    private final java.util.function.Supplier<List<FeatureCheck>> featureChecks;
+
+    public DemoCommand() {
+        this(FeatureChecks::registry);
+    }
+
+    /** A demo whose {@code --features} runs these checks instead of {@link FeatureChecks#registry()}. */
+    DemoCommand(java.util.function.Supplier<List<FeatureCheck>> featureChecks) {
+        this.featureChecks = featureChecks;
+    }
 
     @CommandLine.Spec
     private CommandLine.Model.CommandSpec spec;
@@ -64,12 +95,22 @@ public final class DemoCommand implements Callable<Integer> {
             description = "Stop waiting for jobs to finish after this long (default: ${DEFAULT-VALUE}).")
     private int timeoutSeconds;
 
+    @Option(names = "--features",
+            description = "Check the features instead (unique jobs, cron, concurrency limits, ordered keys, workflows),"
+                    + " each from what the database"
+                    + " holds; ends with one RESULT line naming each check ok or fail. --jobs, --concurrency and"
+                    + " --timeout do not apply.")
+    private boolean features;
+
     @Override
     public Integer call() throws SQLException, InterruptedException {
+        PrintWriter out = spec.commandLine().getOut();
+        if (features) {
+            return runFeatures(out);
+        }
         requirePositive("--jobs", jobs);
         requirePositive("--concurrency", concurrency);
         requirePositive("--timeout", timeoutSeconds);
-        PrintWriter out = spec.commandLine().getOut();
         int criticalConcurrency = Math.max(1, concurrency / 4);
         int poolSize = concurrency + criticalConcurrency + POOL_HEADROOM;
         try (DatabaseConnection connection = database.url().isPresent() ? DatabaseConnection.open(database.url(), poolSize, out)
@@ -122,6 +163,38 @@ public final class DemoCommand implements Callable<Integer> {
         double runSeconds = (System.nanoTime() - runStart) / 1e9;
         RunResult result = new RunResult(finalCounts, enqueueSeconds, runSeconds, balanceBefore, bank.totalBalance());
         return printSummary(out, schema, result, jobsTable, bank);
+    }
+
+    /**
+     * {@code --features}: migrates the schema, removes an earlier run's jobs (refusing a schema that
+     * holds other jobs), runs each check; exit code 0 when every check passed.
+     */
+    private int runFeatures(PrintWriter out) throws SQLException {
+        List<FeatureCheck> checks = featureChecks.get();
+        try (DatabaseConnection connection = database.url().isPresent()
+                ? DatabaseConnection.open(database.url(), FEATURES_POOL_SIZE, out)
+                : DatabaseConnection.openEmbedded(backend, FEATURES_POOL_SIZE, out)) {
+            DataSource dataSource = connection.dataSource();
+            String schema = database.schemaFor(connection.url(), FEATURES_SCHEMA);
+            Backend backendUsed;
+            try (Skipjack schemaOwner = Skipjack.builder(dataSource).schema(schema).build()) {
+                schemaOwner.migrate();
+                backendUsed = schemaOwner.backend();
+                DemoJobsTable jobsTable = new DemoJobsTable(dataSource, schema, schemaOwner.jobsTable());
+                long leftOver = jobsTable.emptyForNewRun(FeatureChecks.kinds(checks));
+                long leftOverWorkflows = jobsTable.removeOrphanedWorkflows();
+                if (leftOver > 0) {
+                    out.printf(Locale.ROOT, "Emptied %s: removed %,d jobs and %,d workflows of an earlier run%n",
+                            jobsTable.name(), leftOver, leftOverWorkflows);
+                }
+            }
+            out.println("Feature checks (schema " + schema + ")");
+            out.flush();
+            String runToken = UUID.randomUUID().toString().substring(0, 8);
+            boolean passed = FeatureChecks.run(checks,
+                    new FeatureContext(dataSource, schema, backendUsed, out, runToken, FEATURES_WAIT));
+            return passed ? ExitCode.OK : ExitCode.FAILURE;
+        }
     }
 
     /** What a run measured, for the summary. */

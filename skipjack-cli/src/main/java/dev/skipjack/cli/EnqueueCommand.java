@@ -36,6 +36,8 @@ public final class EnqueueCommand implements Callable<Integer> {
     private Integer maxAttempts;
     @Option(names = "--delay", paramLabel = "DURATION", converter = DurationConverter.class, description = "Run no earlier than this from now, e.g. 10m.")
     private Duration delay;
+    @Option(names = "--tag", paramLabel = "TAG", description = "A tag to find the job by later; repeatable.")
+    private java.util.List<String> tags = new java.util.ArrayList<>();
     @Option(names = "--json", description = "Print {\"id\": N} for scripts.")
     private boolean json;
 
@@ -59,6 +61,9 @@ public final class EnqueueCommand implements Callable<Integer> {
                 }
                 if (delay != null) {
                     options = options.withDelay(delay);
+                }
+                if (!tags.isEmpty()) {
+                    options = options.withTags(tags.toArray(String[]::new));
                 }
                 return db.client().enqueue(handle, tree, options);
             });

@@ -27,6 +27,9 @@ public final class JobFilterOptions {
             description = "Only jobs whose args contain this JSON, e.g. '{\"userId\": 42}' (jsonb @>).")
     private String args;
 
+    @Option(names = "--tag", paramLabel = "TAG", description = "Only jobs carrying this tag.")
+    private String tag;
+
     @Option(names = "--since", paramLabel = "AGE", converter = DurationConverter.class,
             description = "Only jobs created within this long, e.g. 1h.")
     private Duration since;
@@ -39,7 +42,7 @@ public final class JobFilterOptions {
 
     /** True when the user gave at least one filter, so a bulk action does not hit every job by accident. */
     boolean any() {
-        return !queues.isEmpty() || !kinds.isEmpty() || !states.isEmpty() || args != null || since != null
+        return !queues.isEmpty() || !kinds.isEmpty() || !states.isEmpty() || args != null || tag != null || since != null
                 || createdAfter != null || createdBefore != null;
     }
 
@@ -56,6 +59,9 @@ public final class JobFilterOptions {
         }
         if (args != null) {
             q = q.argsContain(args);
+        }
+        if (tag != null) {
+            q = q.tag(tag);
         }
         Instant from = createdAfter;
         if (since != null) {

@@ -5,6 +5,7 @@ import dev.skipjack.InvalidJobException;
 import dev.skipjack.JobAction;
 import dev.skipjack.JobError;
 import dev.skipjack.JobInfo;
+import dev.skipjack.JobLog;
 import dev.skipjack.JobPage;
 import dev.skipjack.JobQuery;
 import dev.skipjack.SkipjackAdmin;
@@ -103,7 +104,8 @@ public final class JobsCommand implements Runnable {
     }
 
     @Command(name = "show", mixinStandardHelpOptions = true,
-            description = "Shows one job: args, attempts and the error history with stack traces.")
+            description = "Shows one job: args, attempts, what its handler reported (progress, log lines) and the"
+                    + " error history with stack traces.")
     static final class Show implements Callable<Integer> {
         @CommandLine.Spec
         CommandLine.Model.CommandSpec spec;
@@ -125,13 +127,19 @@ public final class JobsCommand implements Runnable {
                     return ExitCode.NOT_FOUND;
                 }
                 JobInfo j = found.get();
+                JobLog log = db.admin().jobLog(id);
                 if (json) {
-                    JsonOutput.print(out, JobJson.jobWithErrors(j));
+                    JsonOutput.print(out, JobJson.jobWithErrors(j, log));
                     return ExitCode.OK;
                 }
                 out.printf("Job %d  %s  (queue %s, priority %d)%n", j.id(), j.kind(), j.queue(), j.priority());
                 out.printf("  state      %s%n", j.state().dbValue());
                 out.printf("  attempt    %d of %d%n", j.attempt(), j.maxAttempts());
+                if (log.progress() != null) {
+                    JobLog.Progress p = log.progress();
+                    out.printf("  progress   %d%%%s  (attempt %d, at %s)%n", p.percent(),
+                            p.message() == null ? "" : " " + Table.clean(p.message()), p.attempt(), p.updatedAt());
+                }
                 out.printf("  created    %s%n", j.createdAt());
                 out.printf("  run at     %s%n", j.runAt());
                 if (j.attemptedAt() != null) {
@@ -140,7 +148,40 @@ public final class JobsCommand implements Runnable {
                 if (j.finishedAt() != null) {
                     out.printf("  finished   %s%n", j.finishedAt());
                 }
+                if (j.uniqueKey() != null) {
+                    out.printf("  unique key %s%n", Table.clean(j.uniqueKey()));
+                }
+                if (j.concurrencyKey() != null) {
+                    // A waiting job outside a workflow waits for a slot of this key (skipjack keys).
+                    out.printf("  key        %s%s%n", Table.clean(j.concurrencyKey()),
+                            j.state() == dev.skipjack.JobState.WAITING && j.workflowId() == null ? " (waiting for a slot: skipjack keys)" : "");
+                }
+                if (!j.tags().isEmpty()) {
+                    out.printf("  tags       %s%n", Table.clean(String.join(", ", j.tags())));
+                }
+                if (j.metadataJson() != null && !j.metadataJson().equals("{}")) {
+                    out.printf("  metadata   %s%n", Table.clean(j.metadataJson()));
+                }
+                if (j.workflowId() != null) {
+                    out.printf("  workflow   %d, step %s (all its steps: skipjack workflows show %d)%n", j.workflowId(),
+                            Table.clean(j.workflowStep()), j.workflowId());
+                }
                 out.printf("  args       %s%n", Table.clean(j.argsJson()));
+                if (j.outputJson() != null) {
+                    out.printf("  output     %s%n", Table.clean(j.outputJson()));
+                }
+                if (!log.lines().isEmpty()) {
+                    out.printf("Log (%d line%s):%n", log.lines().size(), log.lines().size() == 1 ? "" : "s");
+                    int attempt = 0;
+                    for (JobLog.Line line : log.lines()) {
+                        if (line.attempt() != attempt) {
+                            attempt = line.attempt();
+                            out.printf("  attempt %d%s:%n", attempt, line.number() > 1
+                                    ? " (its first " + (line.number() - 1) + " lines dropped)" : "");
+                        }
+                        out.printf("    %s  %s%n", line.loggedAt(), Table.clean(line.text()));
+                    }
+                }
                 if (j.errors().isEmpty()) {
                     out.println("  no errors");
                 } else {

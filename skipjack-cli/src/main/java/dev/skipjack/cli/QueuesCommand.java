@@ -32,11 +32,12 @@ public final class QueuesCommand implements Runnable {
     /** The per-queue table {@code queues list} and {@code stats} print. */
     static Table table(List<QueueInfo> queues) {
         Table t = new Table("QUEUE", "STATUS", "SCHEDULED", "AVAILABLE", "RUNNING", "RETRYABLE", "COMPLETED", "DISCARDED",
-                "CANCELLED").right(2, 3, 4, 5, 6, 7, 8);
+                "CANCELLED", "SERVED BY").right(2, 3, 4, 5, 6, 7, 8);
         for (QueueInfo q : queues) {
             t.row(q.name(), q.paused() ? "paused" : "running", n(q, JobState.SCHEDULED), n(q, JobState.AVAILABLE),
                     n(q, JobState.RUNNING), n(q, JobState.RETRYABLE), n(q, JobState.COMPLETED), n(q, JobState.DISCARDED),
-                    n(q, JobState.CANCELLED));
+                    n(q, JobState.CANCELLED), q.served() ? String.join(", ", q.servedBy())
+                            : q.count(JobState.AVAILABLE) > 0 ? "no node (jobs wait)" : "-");
         }
         return t;
     }
@@ -46,30 +47,19 @@ public final class QueuesCommand implements Runnable {
     }
 
     @Command(name = "list", mixinStandardHelpOptions = true, description = "Queues with job counts per state and whether they are paused.")
-    static final class ListQueues implements Callable<Integer> {
-        @CommandLine.Spec
-        CommandLine.Model.CommandSpec spec;
-        @Mixin
-        DatabaseOptions database;
-        @Option(names = "--json", description = "Print JSON for scripts.")
-        boolean json;
+    static final class ListQueues extends ReadCommand {
 
         @Override
-        public Integer call() {
-            CommandLine cl = spec.commandLine();
-            PrintWriter out = cl.getOut();
-            try (AdminConnection db = AdminConnection.open(cl, database)) {
-                List<QueueInfo> queues = db.admin().queues();
-                if (json) {
-                    JsonOutput.print(out, JobJson.queues(queues));
-                } else if (queues.isEmpty()) {
-                    out.println("No queues yet: no jobs have been enqueued.");
-                } else {
-                    table(queues).print(out, Table.terminalWidth());
-                }
-                out.flush();
-                return ExitCode.OK;
+        int print(AdminConnection db, PrintWriter out) {
+            List<QueueInfo> queues = db.admin().queues();
+            if (json) {
+                JsonOutput.print(out, JobJson.queues(queues));
+            } else if (queues.isEmpty()) {
+                out.println("No queues yet: no jobs have been enqueued.");
+            } else {
+                table(queues).print(out, Table.terminalWidth());
             }
+            return ExitCode.OK;
         }
     }
 

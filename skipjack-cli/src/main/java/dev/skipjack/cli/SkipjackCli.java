@@ -11,8 +11,9 @@ import java.sql.SQLException;
 /** The {@code skipjack} command. Each subcommand is its own class. */
 @Command(name = "skipjack", mixinStandardHelpOptions = true, version = "skipjack 0.1.0-SNAPSHOT",
         description = "Skipjack, a durable job queue on PostgreSQL.",
-        subcommands = {DemoCommand.class, MigrateCommand.class, EnqueueCommand.class, JobsCommand.class,
-                QueuesCommand.class, StatsCommand.class, WorkerCommand.class, DashboardCommand.class})
+        subcommands = {DemoCommand.class, MigrateCommand.class, EnqueueCommand.class, JobsCommand.class, SchedulesCommand.class, NodesCommand.class,
+                KeysCommand.class, WorkflowsCommand.class, QueuesCommand.class, StatsCommand.class, WorkerCommand.class,
+                DashboardCommand.class})
 public final class SkipjackCli implements Runnable {
 
     @CommandLine.Spec

@@ -139,6 +139,39 @@ class MariaDbCommandsTest {
         assertThat(err.toString()).contains("needs --schema DATABASE");
     }
 
+    record Sync(String customer, int n) {
+    }
+
+    @Test
+    void keysListsAFullLimitAndABlockedSequenceOnMariaDb() throws Exception {
+        assertThat(execute("migrate", "--url", url, "--schema", schema)).isZero();
+        dev.skipjack.JobKind<Sync> sync = dev.skipjack.JobKind.of("sync", Sync.class).limitedTo(2, Sync::customer);
+        dev.skipjack.JobKind<Sync> step = dev.skipjack.JobKind.of("step", Sync.class);
+        long blocker;
+        try (com.zaxxer.hikari.HikariDataSource ds = TestBackend.MARIADB.newDataSource(2);
+             dev.skipjack.Skipjack client = dev.skipjack.Skipjack.builder(ds).schema(schema).kind(sync).build()) {
+            for (int n = 1; n <= 3; n++) {
+                client.enqueue(sync, new Sync("acme", n));
+            }
+            dev.skipjack.EnqueueOptions sequence = dev.skipjack.EnqueueOptions.defaults()
+                    .withSequenceKey("order-7", dev.skipjack.SequenceOnDiscard.BLOCK);
+            blocker = client.enqueue(step, new Sync("order-7", 1), sequence);
+            client.enqueue(step, new Sync("order-7", 2), sequence);
+            assertThat(client.admin().discard(blocker)).isTrue();
+        }
+
+        assertThat(execute("keys", "--url", url, "--schema", schema, "--json")).as("keys; %s", err).isZero();
+        JsonNode keys = JSON.readTree(out.toString());
+        assertThat(keys.findValuesAsText("key")).containsExactly("kind:sync/acme", "seq:order-7");
+        assertThat(keys.get(0).get("holding").asLong()).isEqualTo(2);
+        assertThat(keys.get(0).get("waiting").asLong()).isEqualTo(1);
+        assertThat(keys.get(0).get("full").asBoolean()).isTrue();
+        assertThat(keys.get(1).get("heldBy").asLong()).isEqualTo(blocker);
+        assertThat(keys.get(1).get("blocked").asBoolean()).isTrue();
+        assertThat(execute("keys", "--url", url, "--schema", schema)).isZero();
+        assertThat(out.toString()).contains("blocked by job " + blocker + " (discarded)").contains("2 key(s): 1 full, 1 blocked");
+    }
+
     @Test
     void dashboardServesTheApiOnMariaDb() throws Exception {
         assertThat(execute("migrate", "--url", url, "--schema", schema)).isZero();
@@ -159,6 +192,8 @@ class MariaDbCommandsTest {
             JsonNode overview = JSON.readTree(r.body());
             assertThat(overview.get("totals").get("available").asLong()).isEqualTo(1);
             assertThat(overview.get("queues").findValuesAsText("name")).containsExactly("media");
+            assertThat(overview.get("concurrencyKeys")).isEmpty();
+            assertThat(overview.get("concurrencyKeysInUse").asInt()).isZero();
         } finally {
             command.interrupt();
             command.join(Duration.ofSeconds(30).toMillis());

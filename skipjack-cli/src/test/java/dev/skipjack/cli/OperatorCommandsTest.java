@@ -108,7 +108,18 @@ class OperatorCommandsTest {
         assertThat(run("jobs", "show", Long.toString(id))).isZero();
         assertThat(out.toString()).contains("state      discarded")
                 .contains("java.lang.IllegalStateException: card declined for order 7")
-                .contains("at dev.skipjack.cli.testhandlers.ChargeHandlers");
+                .contains("at dev.skipjack.cli.testhandlers.ChargeHandlers")
+                // What the handler reported before it failed (issue 12, item 6).
+                .contains("progress   50% asking the bank  (attempt 1, at ")
+                .contains("Log (1 line):")
+                .contains("  attempt 1:")
+                .contains("charging order 7 (attempt 1)");
+        JsonNode shown = runJson("jobs", "show", Long.toString(id), "--json");
+        assertThat(shown.get("progress").get("percent").asInt()).isEqualTo(50);
+        assertThat(shown.get("progress").get("message").asText()).isEqualTo("asking the bank");
+        assertThat(shown.get("log")).hasSize(1);
+        assertThat(shown.get("log").get(0).get("line").asText()).isEqualTo("charging order 7 (attempt 1)");
+        assertThat(shown.get("log").get(0).get("number").asInt()).isEqualTo(1);
 
         assertThat(run("jobs", "retry", Long.toString(id))).isZero();
         assertThat(out.toString()).contains("retried job " + id);
@@ -117,6 +128,156 @@ class OperatorCommandsTest {
 
         assertThat(run(worker)).isZero();
         assertThat(sql("SELECT count(*) FROM {{jobs}} WHERE id = " + id + " AND state = 'completed' AND attempt = 2")).isEqualTo(1);
+    }
+
+    @Test
+    void addListAndRemoveACronScheduleFromTheCommandLine() throws Exception {
+        assertThat(run("schedules", "add", "nightly", "30 2 * * *", "report", "--args", "{\"name\": \"daily\"}",
+                "--zone", "Europe/Paris", "--queue", "reports")).as("stderr: %s", err).isZero();
+        assertThat(out.toString()).contains("Schedule nightly enqueues report at '30 2 * * *' (Europe/Paris); next tick");
+        assertThat(sql("SELECT count(*) FROM \"" + schema + "\".skipjack_cron_schedules WHERE name = 'nightly'"
+                + " AND queue = 'reports' AND args->>'name' = 'daily'")).isEqualTo(1);
+
+        JsonNode listed = runJson("schedules", "list", "--json");
+        assertThat(listed).hasSize(1);
+        assertThat(listed.get(0).get("zone").asText()).isEqualTo("Europe/Paris");
+        assertThat(listed.get(0).get("lastJobId").isNull()).isTrue();
+        java.time.ZonedDateTime next = java.time.Instant.parse(listed.get(0).get("nextTickAt").asText())
+                .atZone(java.time.ZoneId.of("Europe/Paris"));
+        assertThat(next.getHour() * 60 + next.getMinute()).as("02:30 Paris time, or 03:30 on a spring-forward day")
+                .isIn(150, 210);
+
+        assertThat(run("schedules", "add", "bad", "30 25 * * *", "report")).isEqualTo(ExitCode.USAGE);
+        assertThat(err.toString()).contains("hour field (column 4) '25'");
+
+        assertThat(run("schedules", "remove", "nightly")).isZero();
+        assertThat(run("schedules", "remove", "nightly")).isEqualTo(ExitCode.NOT_FOUND);
+        assertThat(sql("SELECT count(*) FROM \"" + schema + "\".skipjack_cron_schedules")).isZero();
+    }
+
+    @Test
+    void nodesListsTheRunningClientsAndTheJobsTheyRun() throws Exception {
+        assertThat(run("nodes")).isZero();
+        assertThat(out.toString()).contains("No node is running.");
+        org.postgresql.ds.PGSimpleDataSource ds = new org.postgresql.ds.PGSimpleDataSource();
+        ds.setURL(url);
+        java.util.concurrent.CountDownLatch running = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        dev.skipjack.JobKind<JsonNode> slow = dev.skipjack.JobKind.of("slow", JsonNode.class);
+        try (dev.skipjack.Skipjack node = dev.skipjack.Skipjack.builder(ds).schema(schema).workerId("cli-node-1")
+                .queue("default", 2).handler(slow, job -> {
+                    running.countDown();
+                    release.await(30, java.util.concurrent.TimeUnit.SECONDS);
+                    return dev.skipjack.Outcome.complete();
+                }).build()) {
+            node.start();
+            long id = node.enqueue(slow, JSON.createObjectNode());
+            assertThat(running.await(30, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+            JsonNode nodes = null;
+            long deadline = System.nanoTime() + java.time.Duration.ofSeconds(20).toNanos();
+            while (System.nanoTime() < deadline) {
+                nodes = runJson("nodes", "--json");
+                if (nodes.size() == 1) {
+                    break;
+                }
+                Thread.onSpinWait();
+            }
+            assertThat(nodes).hasSize(1);
+            assertThat(nodes.get(0).get("workerId").asText()).isEqualTo("cli-node-1");
+            assertThat(nodes.get(0).get("queues").asText()).isEqualTo("default:2");
+            assertThat(nodes.get(0).get("running").get(0).get("id").asLong()).isEqualTo(id);
+            assertThat(run("nodes")).isZero();
+            assertThat(out.toString()).contains("cli-node-1 runs job " + id + " (slow on default) for");
+            release.countDown();
+        }
+    }
+
+    record Sync(String customer, int n) {
+    }
+
+    /**
+     * {@code skipjack keys} against keys a client put in the database: a kind limited to 2 per
+     * customer with 3 jobs of one customer (full, one waiting), an enqueue's key with room to spare
+     * (user text, shown as it is: control characters are refused at enqueue),
+     * and a BLOCK sequence whose first job an operator discarded (blocked, its next job waiting).
+     */
+    @Test
+    void keysListsEachKeyWithItsUsageAndMarksFullAndBlockedOnes() throws Exception {
+        assertThat(run("keys")).isZero();
+        assertThat(out.toString()).contains("No concurrency or sequence key is in use.");
+        assertThat(runJson("keys", "--json")).isEmpty();
+
+        org.postgresql.ds.PGSimpleDataSource ds = new org.postgresql.ds.PGSimpleDataSource();
+        ds.setURL(url);
+        dev.skipjack.JobKind<Sync> sync = dev.skipjack.JobKind.of("sync", Sync.class).limitedTo(2, Sync::customer);
+        dev.skipjack.JobKind<Sync> step = dev.skipjack.JobKind.of("step", Sync.class);
+        long blocker;
+        long next;
+        long apiJob;
+        try (dev.skipjack.Skipjack client = dev.skipjack.Skipjack.builder(ds).schema(schema).kind(sync).build()) {
+            for (int n = 1; n <= 3; n++) {
+                client.enqueue(sync, new Sync("acme", n));
+            }
+            apiJob = client.enqueue(step, new Sync("api", 1),
+                    dev.skipjack.EnqueueOptions.defaults().withConcurrencyKey("api <b>&amp;", 5));
+            dev.skipjack.EnqueueOptions sequence = dev.skipjack.EnqueueOptions.defaults()
+                    .withSequenceKey("order-7", dev.skipjack.SequenceOnDiscard.BLOCK);
+            blocker = client.enqueue(step, new Sync("order-7", 1), sequence);
+            next = client.enqueue(step, new Sync("order-7", 2), sequence);
+            assertThat(client.admin().discard(blocker)).isTrue();
+        }
+        assertThat(sql("SELECT count(*) FROM {{jobs}} WHERE id = " + next + " AND state = 'waiting'")).isEqualTo(1);
+
+        JsonNode keys = runJson("keys", "--json");
+        assertThat(keys).hasSize(3);
+        JsonNode acme = keys.get(1);
+        assertThat(acme.get("key").asText()).isEqualTo("kind:sync/acme");
+        assertThat(acme.get("max").asInt()).isEqualTo(2);
+        assertThat(acme.get("ordered").asBoolean()).isFalse();
+        assertThat(acme.get("holding").asLong()).isEqualTo(2);
+        assertThat(acme.get("running").asLong()).isZero();
+        assertThat(acme.get("waiting").asLong()).isEqualTo(1);
+        assertThat(acme.get("heldByState").isNull()).as("a limit has several holders").isTrue();
+        assertThat(acme.get("full").asBoolean()).isTrue();
+        assertThat(acme.get("blocked").asBoolean()).isFalse();
+        JsonNode api = keys.get(0);
+        assertThat(api.get("key").asText()).isEqualTo("key:api <b>&amp;");
+        assertThat(api.get("holding").asLong()).isEqualTo(1);
+        assertThat(api.get("heldBy").asLong()).isEqualTo(apiJob);
+        assertThat(api.get("full").asBoolean()).isFalse();
+        JsonNode order = keys.get(2);
+        assertThat(order.get("key").asText()).isEqualTo("seq:order-7");
+        assertThat(order.get("ordered").asBoolean()).isTrue();
+        assertThat(order.get("heldBy").asLong()).isEqualTo(blocker);
+        assertThat(order.get("heldByState").asText()).isEqualTo("discarded");
+        assertThat(order.get("waiting").asLong()).isEqualTo(1);
+        assertThat(order.get("blocked").asBoolean()).isTrue();
+
+        assertThat(run("keys")).isZero();
+        String[] lines = out.toString().split("\n");
+        assertThat(lines[0]).startsWith("KEY").contains("LIMIT", "ORDERED", "HOLDING", "RUNNING", "WAITING", "HELD BY", "STATUS");
+        assertThat(lines[1]).startsWith("key:api <b>&amp;").containsPattern("5 +no +1/5 +0 +0 +" + apiJob + " +-$");
+        assertThat(lines[2]).startsWith("kind:sync/acme").containsPattern("2 +no +2/2 +0 +1 +\\d+ +full$");
+        assertThat(lines[3]).startsWith("seq:order-7")
+                .containsPattern("1 +yes +1/1 +0 +1 +" + blocker + " +blocked by job " + blocker + " \\(discarded\\)$");
+        assertThat(lines[4]).isEqualTo("3 key(s): 1 full, 1 blocked");
+
+        // The operator deletes the discarded job: a running node's admission pass lets the sequence go on.
+        assertThat(run("jobs", "delete", Long.toString(blocker))).isZero();
+        JsonNode after;
+        try (dev.skipjack.Skipjack node = dev.skipjack.Skipjack.builder(ds).schema(schema).queue("elsewhere", 1)
+                .pollInterval(java.time.Duration.ofMillis(50)).build()) {
+            node.start();
+            long deadline = System.nanoTime() + java.time.Duration.ofSeconds(20).toNanos();
+            after = runJson("keys", "--json");
+            while (after.size() != 3 || after.get(2).get("heldBy").asLong() != next) {
+                assertThat(System.nanoTime()).as("seq:order-7 admitted its next job: %s", after).isLessThan(deadline);
+                Thread.sleep(50);
+                after = runJson("keys", "--json");
+            }
+        }
+        assertThat(after.get(2).get("heldByState").asText()).isEqualTo("available");
+        assertThat(after.get(2).get("blocked").asBoolean()).isFalse();
     }
 
     @Test
@@ -172,6 +333,20 @@ class OperatorCommandsTest {
 
         assertThat(run("queues", "resume", "media")).isZero();
         assertThat(runJson("queues", "list", "--json").get(0).get("paused").asBoolean()).isFalse();
+    }
+
+    @Test
+    void aSchemaWithoutSkipjacksTablesIsAnsweredWithTheSchemasThatHaveThem() {
+        String migrated = schema;
+        schema = "cli_empty_" + ProcessHandle.current().pid() + "_" + SCHEMAS.incrementAndGet();
+        for (String[] command : List.of(new String[]{"jobs", "list"}, new String[]{"queues", "list"}, new String[]{"stats"})) {
+            assertThat(run(command)).as("%s", List.of(command)).isNotZero();
+            assertThat(err.toString())
+                    .contains("no Skipjack tables in schema " + schema)
+                    .contains(migrated)
+                    .contains("--schema")
+                    .doesNotContain("does not exist");
+        }
     }
 
     @Test

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.skipjack.ConcurrencyKeyInfo;
 import dev.skipjack.InvalidJobException;
 import dev.skipjack.JobAction;
 import dev.skipjack.JobQuery;
@@ -23,6 +24,7 @@ import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -60,6 +62,7 @@ final class DashboardRoutes {
         routes.get("/api/overview", this::overview);
         routes.get("/api/jobs", this::jobs);
         routes.get("/api/jobs/{id}", this::job);
+        routes.get("/api/workflows/{id}", this::workflow);
         routes.post("/api/jobs/{id}/{action}", this::act);
         routes.post("/api/queues/{name}/{action}", this::queueAction);
         routes.exception(InvalidJobException.class, (e, ctx) -> error(ctx, 400, e.getMessage()));
@@ -89,7 +92,27 @@ final class DashboardRoutes {
             t.addObject().put("start", b.start().toString()).put("completed", b.completed())
                     .put("discarded", b.discarded()).put("cancelled", b.cancelled());
         }
+        n.set("nodes", JobJson.nodes(admin.nodes()));
+        n.set("schedules", JobJson.schedules(admin.schedules()));
+        List<ConcurrencyKeyInfo> keys = admin.concurrencyKeys();
+        // The keys needing an operator first: an ordered key held by a job that is not running
+        // (blocked by a discarded job, or waiting on a retry), then full keys with jobs waiting.
+        List<ConcurrencyKeyInfo> shown = keys.stream()
+                .sorted(Comparator.comparingInt(DashboardRoutes::attention).thenComparing(ConcurrencyKeyInfo::key))
+                .limit(KEYS_SHOWN).toList();
+        n.set("concurrencyKeys", JobJson.concurrencyKeys(shown, admin::job));
+        n.put("concurrencyKeysInUse", keys.size());
         json(ctx, n);
+    }
+
+    /** Most keys the overview shows (each ordered one may cost a lookup of its holder). */
+    static final int KEYS_SHOWN = 50;
+
+    private static int attention(ConcurrencyKeyInfo k) {
+        if (k.ordered() && k.holding() > 0 && k.running() == 0) {
+            return 0;
+        }
+        return k.isFull() && k.waiting() > 0 ? 1 : 2;
     }
 
     private void jobs(Context ctx) {
@@ -98,6 +121,7 @@ final class DashboardRoutes {
         String kind = blankToNull(ctx.queryParam("kind"));
         String state = blankToNull(ctx.queryParam("state"));
         String args = blankToNull(ctx.queryParam("args"));
+        String tag = blankToNull(ctx.queryParam("tag"));
         String after = blankToNull(ctx.queryParam("after"));
         String limit = blankToNull(ctx.queryParam("limit"));
         if (queue != null) {
@@ -113,6 +137,9 @@ final class DashboardRoutes {
         if (args != null) {
             q = q.argsContain(args);
         }
+        if (tag != null) {
+            q = q.tag(tag);
+        }
         if (after != null) {
             q = q.after(Long.parseLong(after));
         }
@@ -127,7 +154,18 @@ final class DashboardRoutes {
             error(ctx, 404, "no job " + id);
             return;
         }
-        json(ctx, JobJson.jobWithErrors(found.get()));
+        json(ctx, JobJson.jobWithErrors(found.get(), admin.jobLog(id)));
+    }
+
+    /** One workflow (F-14): its header and its steps, each with its job, as {@link JobJson#workflow} shapes it. */
+    private void workflow(Context ctx) {
+        long id = Long.parseLong(ctx.pathParam("id"));
+        var found = admin.workflow(id);
+        if (found.isEmpty()) {
+            error(ctx, 404, "no workflow " + id);
+            return;
+        }
+        json(ctx, JobJson.workflow(found.get()));
     }
 
     private void act(Context ctx) {

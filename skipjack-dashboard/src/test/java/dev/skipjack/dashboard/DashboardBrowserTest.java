@@ -128,6 +128,10 @@ class DashboardBrowserTest {
         Skipjack worker = Skipjack.builder(dataSource).schema(schema).queue("billing", 2)
                 .pollInterval(Duration.ofMillis(50))
                 .handler(JobKind.of("charge-card", Args.class), KindOptions.defaults().withMaxAttempts(1), job -> {
+                    // What a handler reports (issue 12, item 6), hostile text included: shown as text.
+                    job.progress(30, "charging <b>the card</b>");
+                    job.log("calling the gateway for " + job.args().note());
+                    job.log("<script>window.__pwned = 3</script>");
                     throw new IllegalStateException("card declined: " + job.args().note());
                 }).build();
         worker.migrate();
@@ -140,9 +144,12 @@ class DashboardBrowserTest {
         for (int i = 0; i < 5; i++) {
             skipjack.enqueue("send-email", new Args("welcome " + i), EnqueueOptions.defaults().withQueue("mail"));
         }
-        scriptId = skipjack.enqueue("send-email", new Args("x"), EnqueueOptions.defaults().withQueue("mail"));
+        scriptId = skipjack.enqueue("send-email", new Args("x"), EnqueueOptions.defaults().withQueue("mail")
+                .withTags("import-7").withMetadata(java.util.Map.of("note", "<script>window.__pwned = 2</script>")));
         // Args set with SQL: the hostile text exactly as an attacker would store it.
         sql("UPDATE {{jobs}} SET args = '" + SCRIPT_ARGS.replace("'", "''") + "'::jsonb WHERE id = " + scriptId);
+        skipjack.schedule(dev.skipjack.CronSchedule.of("nightly-report", "30 2 * * *", JobKind.of("send-email", Args.class),
+                new Args("report")).inZone("Europe/Paris"));
         // Finished jobs over the last hour, for the throughput chart.
         sql("INSERT INTO {{jobs}} (queue, kind, state, attempt, created_at, attempted_at, finished_at)"
                 + " SELECT 'mail', 'send-email', CASE WHEN n % 17 = 0 THEN 'discarded' ELSE 'completed' END, 1,"
@@ -171,12 +178,53 @@ class DashboardBrowserTest {
         }
         assertThat(page.locator("#queues tr[data-queue=billing]")).containsText("running");
         assertThat(page.locator(".chart rect").first()).isVisible();
+        assertThat(page.locator("#schedules tr[data-schedule=nightly-report]")).containsText("30 2 * * *");
+        assertThat(page.locator("#schedules tr[data-schedule=nightly-report]")).containsText("Europe/Paris");
         screenshot("dashboard-overview.png");
 
         // Live: a job enqueued now shows up without a reload.
         long before = count("SELECT count(*) FROM {{jobs}} WHERE state = 'available'");
         skipjack.enqueue("send-email", new Args("late"), EnqueueOptions.defaults().withQueue("mail"));
         assertThat(page.locator("[data-testid=total-available] .n")).hasText(String.format("%,d", before + 1));
+    }
+
+    /**
+     * The overview's concurrency keys: a customer's limit of 2 with 3 jobs (full, one waiting), whose
+     * partition is hostile text shown as text, and a BLOCK sequence whose first job was discarded
+     * (blocked, shown first). The figures are the database's, read back with plain SQL.
+     */
+    @Test
+    void overviewShowsConcurrencyKeysWithTheirUsageAndTheBlockedOnes() throws Exception {
+        String hostile = "<img src=x onerror=\"window.__pwned = 3\">";
+        JobKind<Args> sync = JobKind.of("sync", Args.class).limitedTo(2, Args::note);
+        long blocker;
+        try (Skipjack producer = Skipjack.builder(dataSource).schema(schema).kind(sync).build()) {
+            for (int i = 0; i < 3; i++) {
+                producer.enqueue(sync, new Args(hostile));
+            }
+            EnqueueOptions sequence = EnqueueOptions.defaults().withSequenceKey("order-7", dev.skipjack.SequenceOnDiscard.BLOCK);
+            JobKind<Args> step = JobKind.of("step", Args.class);
+            blocker = producer.enqueue(step, new Args("first"), sequence);
+            producer.enqueue(step, new Args("second"), sequence);
+            assertThat(producer.admin().discard(blocker)).isTrue();
+        }
+        assertThat(count("SELECT count(*) FROM {{jobs}} WHERE concurrency_key = 'kind:sync/" + hostile.replace("'", "''")
+                + "' AND state = 'waiting'")).isEqualTo(1);
+
+        page.navigate(dashboard.url());
+        assertThat(page.locator("#keys tbody tr")).hasCount(2);
+        assertThat(page.locator("#keys tbody tr").first()).hasAttribute("data-status", "blocked");
+        assertThat(page.locator("#keys tr[data-key='seq:order-7']")).containsText("blocked by job " + blocker + " (discarded)");
+        assertThat(page.locator("#keys tr[data-key='seq:order-7'] .blocked a")).hasAttribute("href", "#/jobs/" + blocker);
+        assertThat(page.locator("#keys tr[data-key='seq:order-7']")).containsText("enqueue order");
+        assertThat(page.locator("#keys tr[data-key='seq:order-7'] td.holder")).hasText("#" + blocker + " discarded");
+        assertThat(page.locator("#keys tr[data-status=full] td.holder")).hasText(java.util.regex.Pattern.compile("^#\\d+$"));
+        assertThat(page.locator("#keys tr[data-status=full] td.key")).hasText("kind:sync/" + hostile);
+        assertThat(page.locator("#keys tr[data-status=full]")).containsText("2 / 2");
+        assertThat(page.locator("#keys tr[data-status=full] td.num").nth(2)).hasText("1"); // waiting
+        assertThat(page.locator("#keys img")).hasCount(0);
+        assertThat(page.evaluate("() => typeof window.__pwned")).isEqualTo("undefined");
+        screenshot("dashboard-keys.png");
     }
 
     @Test
@@ -195,6 +243,13 @@ class DashboardBrowserTest {
         assertThat(page.locator("#errors .message")).hasText("card declined: order 7");
         assertThat(page.locator("#errors code")).hasText("java.lang.IllegalStateException");
         assertThat(page.locator("#errors pre.stack")).containsText("at dev.skipjack.dashboard.DashboardBrowserTest");
+        assertThat(page.locator("#job-progress")).containsText("30% · charging <b>the card</b> (attempt 1");
+        assertThat(page.locator("#job-progress progress")).hasAttribute("value", "30");
+        assertThat(page.locator("#job-log")).containsText("— attempt 1");
+        assertThat(page.locator("#job-log")).containsText("calling the gateway for order 7");
+        assertThat(page.locator("#job-log")).containsText("<script>window.__pwned = 3</script>");
+        assertThat(page.locator("#job-log script")).hasCount(0);
+        assertThat(page.locator("script")).hasCount(1); // app.js only
         screenshot("dashboard-failed-job.png");
 
         page.locator("button[data-action=retry]").click();
@@ -291,9 +346,15 @@ class DashboardBrowserTest {
         page.navigate(dashboard.url() + "#/jobs/" + scriptId);
         assertThat(page.locator("#args")).containsText("</pre><script>window.__pwned = 1</script><img src=x onerror=");
         assertThat(page.locator("#args img")).hasCount(0);
+        assertThat(page.locator("#metadata")).containsText("<script>window.__pwned = 2</script>");
+        assertThat(page.locator("#tags a")).hasText("import-7");
         assertThat(page.locator("script")).hasCount(1); // app.js only
         assertThat(page.evaluate("() => typeof window.__pwned")).isEqualTo("undefined");
         screenshot("dashboard-script-args.png");
+
+        page.locator("#tags a").click();
+        assertThat(page.locator("#jobs tbody tr")).hasCount(1);
+        assertThat(page.locator("#jobs tr[data-job-id='" + scriptId + "']")).isVisible();
     }
 
     @Test
@@ -315,6 +376,84 @@ class DashboardBrowserTest {
         assertThat(count("SELECT count(*) FROM {{jobs}} WHERE id = " + failedId + " AND state = 'discarded'")).isEqualTo(1);
         assertThat(SkipjackDashboard.builder(skipjack.admin()).host("0.0.0.0").port(0).build().authenticationRequired())
                 .as("any non-loopback address without credentials gets a generated password").isTrue();
+    }
+
+    @Test
+    void workflowRouteAnswersItsStepsAndRefusesUnknownIdsAndStrangers() throws Exception {
+        dev.skipjack.EnqueuedWorkflow w = skipjack.enqueueWorkflow(diamond());
+        // The edge from b to d counted, as b's completion would have (plain SQL: no worker runs here).
+        sql("UPDATE \"" + schema + "\".skipjack_job_dependencies SET satisfied = true WHERE child_id = " + w.jobId("d")
+                + " AND parent_id = " + w.jobId("b"));
+        HttpClient http = HttpClient.newHttpClient();
+        HttpResponse<String> shown = http.send(HttpRequest.newBuilder(URI.create(dashboard.url() + "api/workflows/" + w.id()))
+                .header("Authorization", basic(USER, PASSWORD)).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(shown.statusCode()).isEqualTo(200);
+        com.fasterxml.jackson.databind.JsonNode body = new com.fasterxml.jackson.databind.ObjectMapper().readTree(shown.body());
+        assertThat(body.get("id").asLong()).isEqualTo(w.id());
+        assertThat(body.get("name").asText()).isEqualTo("nightly");
+        assertThat(body.get("state").asText()).isEqualTo("running");
+        assertThat(body.get("remaining").asInt()).isEqualTo(4);
+        assertThat(body.get("steps")).hasSize(4);
+        List<String> names = new ArrayList<>();
+        body.get("steps").forEach(s -> names.add(s.get("name").asText()));
+        assertThat(names).containsExactly("a", "b", "c", "d");
+        com.fasterxml.jackson.databind.JsonNode d = body.get("steps").get(3);
+        assertThat(d.get("dependsOn").toString()).isEqualTo("[\"b\",\"c\"]");
+        assertThat(d.get("satisfied").toString()).isEqualTo("[\"b\"]");
+        assertThat(d.get("job").get("id").asLong()).isEqualTo(w.jobId("d"));
+        assertThat(d.get("job").get("state").asText()).isEqualTo("waiting");
+
+        HttpResponse<String> unknown = http.send(HttpRequest.newBuilder(URI.create(dashboard.url() + "api/workflows/424242"))
+                .header("Authorization", basic(USER, PASSWORD)).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(unknown.statusCode()).isEqualTo(404);
+        assertThat(unknown.body()).contains("no workflow 424242");
+
+        HttpResponse<String> anonymous = http.send(HttpRequest.newBuilder(URI.create(dashboard.url() + "api/workflows/" + w.id()))
+                .build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(anonymous.statusCode()).isEqualTo(401);
+
+        // The page marks the counted edge.
+        page.navigate(dashboard.url() + "#/workflows/" + w.id());
+        assertThat(page.locator("#workflow-steps tr[data-step=d] td.depends-on")).hasText("b ✓, c");
+        assertThat(page.locator("#workflow-steps tr[data-step=d] td.depends-on .satisfied")).hasText("b ✓");
+        assertThat(page.locator("#workflow-steps tr[data-step=d] [data-state]")).hasText("waiting");
+    }
+
+    @Test
+    void workflowViewListsTheStepsFromAJobsWorkflowField() throws Exception {
+        dev.skipjack.EnqueuedWorkflow w = skipjack.enqueueWorkflow(diamond());
+        // An operator cancels the first step: under the CANCEL policy every other step is cancelled with it.
+        assertThat(skipjack.admin().act(dev.skipjack.JobAction.CANCEL, w.jobId("a"))).isTrue();
+
+        page.navigate(dashboard.url() + "#/jobs/" + w.jobId("b"));
+        assertThat(page.locator("#workflow")).hasText("#" + w.id() + ", step b");
+        page.locator("#workflow-link").click();
+
+        assertThat(page.locator("#workflow-steps tbody tr")).hasCount(4);
+        assertThat(page.locator("#workflow-state")).hasText("cancelled");
+        assertThat(page.locator("#workflow-remaining")).hasText("0 of 4 jobs");
+        List<String> order = page.locator("#workflow-steps tbody tr").all().stream().map(r -> r.getAttribute("data-step")).toList();
+        assertThat(order).containsExactly("a", "b", "c", "d");
+        assertThat(page.locator("#workflow-steps tr[data-step=d] td.depends-on")).hasText("b, c");
+        assertThat(page.locator("#workflow-steps tr[data-step=a] td.depends-on")).hasText("—");
+        assertThat(page.locator("#workflow-steps tr[data-step=d] [data-state]")).hasText("cancelled");
+        assertThat(page.locator("#workflow-steps tr[data-step=d] td.err")).containsText("DependencyFailed");
+        screenshot("dashboard-workflow.png");
+
+        page.locator("#workflow-steps tr[data-step=c] a").click();
+        assertThat(page.locator("h1")).containsText("Job " + w.jobId("c"));
+        assertThat(page.locator("#job-state")).hasText("cancelled");
+
+        page.navigate(dashboard.url() + "#/workflows/424242");
+        assertThat(page.locator("#no-workflow")).hasText("No such workflow.");
+    }
+
+    private static dev.skipjack.Workflow diamond() {
+        return dev.skipjack.Workflow.named("nightly")
+                .add("a", dev.skipjack.JobRequest.of("send-email", new Args("extract")))
+                .add("b", dev.skipjack.JobRequest.of("send-email", new Args("load-eu")), dev.skipjack.Workflow.dependsOn("a"))
+                .add("c", dev.skipjack.JobRequest.of("send-email", new Args("load-us")), dev.skipjack.Workflow.dependsOn("a"))
+                .add("d", dev.skipjack.JobRequest.of("send-email", new Args("report")), dev.skipjack.Workflow.dependsOn("b", "c"));
     }
 
     @Test

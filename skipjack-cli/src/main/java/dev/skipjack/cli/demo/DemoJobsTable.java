@@ -67,10 +67,30 @@ public final class DemoJobsTable {
             }
             if (jobs > 0) {
                 try (Statement s = c.createStatement()) {
-                    s.execute((sqlite(c) ? "DELETE FROM " : "TRUNCATE ") + name);
+                    truncateJobs(c, s);
                 }
             }
             return jobs;
+        }
+    }
+
+    /**
+     * Deletes the workflows (F-14) and dependency edges whose jobs are gone, and returns how many
+     * workflows there were. Call after {@link #emptyForNewRun}: emptying the jobs table leaves an
+     * earlier run's workflow rows behind, and on MariaDB and MySQL {@code TRUNCATE} restarts the job
+     * ids, so a new workflow's edges would collide with the old ones.
+     */
+    public long removeOrphanedWorkflows() throws SQLException {
+        // The sibling tables of the jobs table: same schema, same prefix, same quotes.
+        String stem = name.substring(0, name.length() - "jobs".length() - 1);
+        char quote = name.charAt(name.length() - 1);
+        String workflows = stem + "workflows" + quote;
+        String dependencies = stem + "job_dependencies" + quote;
+        try (Connection c = dataSource.getConnection(); Statement s = c.createStatement()) {
+            s.executeUpdate("DELETE FROM " + dependencies + " WHERE NOT EXISTS (SELECT 1 FROM " + name
+                    + " j WHERE j.id = " + dependencies + ".child_id)");
+            return s.executeUpdate("DELETE FROM " + workflows + " WHERE NOT EXISTS (SELECT 1 FROM " + name
+                    + " j WHERE j.workflow_id = " + workflows + ".id)");
         }
     }
 
@@ -121,6 +141,34 @@ public final class DemoJobsTable {
             return "json_value(args, '$.alwaysDeclined') IN ('1', 'true')";
         }
         return "(args ->> 'alwaysDeclined')::boolean";
+    }
+
+    /**
+     * Empties the jobs table and the job reports that reference it (V011's foreign keys). SQLite
+     * has no TRUNCATE (its delete trigger takes the reports); PostgreSQL truncates the referencing
+     * tables with CASCADE; the MySQL family refuses TRUNCATE of a referenced table at all, so the
+     * reports' tables are truncated too with the checks off for this session, and back on after.
+     */
+    private void truncateJobs(Connection c, Statement s) throws SQLException {
+        if (sqlite(c)) {
+            s.execute("DELETE FROM " + name);
+            return;
+        }
+        if (c.getMetaData().getURL().startsWith("jdbc:postgresql:")) {
+            s.execute("TRUNCATE " + name + " CASCADE");
+            return;
+        }
+        String schemaPart = name.substring(0, name.lastIndexOf('.') + 1);
+        String table = name.substring(name.lastIndexOf('.') + 1);
+        String prefix = table.substring(1, table.length() - "jobs`".length());
+        s.execute("SET FOREIGN_KEY_CHECKS = 0");
+        try {
+            s.execute("TRUNCATE " + schemaPart + "`" + prefix + "job_logs`");
+            s.execute("TRUNCATE " + schemaPart + "`" + prefix + "job_progress`");
+            s.execute("TRUNCATE " + name);
+        } finally {
+            s.execute("SET FOREIGN_KEY_CHECKS = 1");
+        }
     }
 
     /** SQLite has no TRUNCATE: the few statements that differ ask. */

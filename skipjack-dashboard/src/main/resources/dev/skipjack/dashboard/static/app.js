@@ -2,7 +2,7 @@
 // attribute value set through the DOM, never parsed as HTML, so args such as "<script>" stay text.
 'use strict';
 
-const STATES = ['scheduled', 'available', 'running', 'retryable', 'completed', 'discarded', 'cancelled'];
+const STATES = ['waiting', 'scheduled', 'available', 'running', 'retryable', 'completed', 'discarded', 'cancelled'];
 const REFRESH_MS = 2000;
 let session = { csrfToken: null, csrfHeader: 'X-Skipjack-CSRF', readOnly: true };
 let timer = null;
@@ -81,6 +81,8 @@ function route() {
   document.getElementById('nav-jobs').classList.toggle('active', path.startsWith('/jobs'));
   const m = path.match(/^\/jobs\/(\d+)$/);
   if (m) return () => jobView(m[1]);
+  const w = path.match(/^\/workflows\/(\d+)$/);
+  if (w) return () => workflowView(w[1]);
   if (path === '/jobs') return () => jobsView(params);
   return () => overviewView();
 }
@@ -132,7 +134,9 @@ async function overviewView() {
 
   const queueRows = data.queues.map(q => el('tr', { 'data-queue': q.name },
     el('td', {}, el('a', { href: '#/jobs?queue=' + encodeURIComponent(q.name) }, q.name)),
-    el('td', {}, q.paused ? el('span', { class: 'paused' }, 'paused') : 'running'),
+    el('td', {}, q.paused ? el('span', { class: 'paused' }, 'paused')
+      : (q.counts.available > 0 && q.servedBy.length === 0) ? el('span', { class: 'paused', title: 'no node running now serves this queue' }, 'unserved')
+      : 'running'),
     STATES.map(s => el('td', { class: 'num' }, fmt(q.counts[s]))),
     el('td', {}, session.readOnly ? null : el('button', {
       'data-action': q.paused ? 'resume' : 'pause',
@@ -155,8 +159,52 @@ async function overviewView() {
       el('table', { id: 'queues' },
         el('thead', {}, el('tr', {}, el('th', {}, 'Queue'), el('th', {}, 'Status'),
           STATES.map(s => el('th', { class: 'num' }, s)), el('th', {}, ''))),
-        el('tbody', {}, queueRows)))];
+        el('tbody', {}, queueRows))),
+    el('h2', {}, 'Nodes running now'),
+    el('div', { class: 'panel' }, data.nodes.length === 0 ? el('p', { class: 'muted' }, 'No node is running.') :
+      el('table', { id: 'nodes' },
+        el('thead', {}, el('tr', {}, el('th', {}, 'Node'), el('th', {}, 'Queues'), el('th', {}, 'Started'),
+          el('th', {}, 'Running jobs'))),
+        el('tbody', {}, data.nodes.map(n => el('tr', { 'data-node': n.workerId },
+          el('td', {}, n.workerId), el('td', {}, n.queues), el('td', {}, n.startedAt),
+          el('td', {}, n.running.length === 0 ? '—' : n.running.map(r => el('div', {},
+            el('a', { href: '#/jobs/' + r.id }, '#' + r.id), ' ' + r.kind + ' for ' + Math.round(r.runningForMillis / 1000) + ' s')))))))),
+    el('h2', {}, 'Concurrency keys'),
+    el('div', { class: 'panel' }, data.concurrencyKeys.length === 0
+      ? el('p', { class: 'muted' }, 'No concurrency or sequence key is in use.') : [
+      el('table', { id: 'keys' },
+        el('thead', {}, el('tr', {}, el('th', {}, 'Key'), el('th', {}, 'Order'), el('th', { class: 'num' }, 'Held / limit'),
+          el('th', {}, 'Usage'), el('th', { class: 'num' }, 'Running'), el('th', { class: 'num' }, 'Waiting'),
+          el('th', {}, 'Held by'), el('th', {}, 'Status'))),
+        el('tbody', {}, data.concurrencyKeys.map(k => el('tr', { 'data-key': k.key, 'data-status': keyStatus(k) },
+          el('td', { class: 'key' }, k.key),
+          el('td', {}, k.ordered ? 'enqueue order' : 'priority'),
+          el('td', { class: 'num' }, fmt(k.holding) + ' / ' + fmt(k.max)
+            + (k.periodMillis == null ? '' : ' per ' + (k.periodMillis / 1000) + ' s')),
+          el('td', {}, el('meter', { min: 0, max: k.max, value: Math.min(k.holding, k.max), title: k.holding + ' of ' + k.max + ' slots held' })),
+          el('td', { class: 'num' }, fmt(k.running)),
+          el('td', { class: 'num' }, fmt(k.waiting)),
+          el('td', { class: 'holder' }, k.heldBy === null ? '—' : [el('a', { href: '#/jobs/' + Number(k.heldBy) }, '#' + k.heldBy),
+            k.heldByState ? ' ' : null, k.heldByState ? stateBadge(k.heldByState) : null]),
+          el('td', {}, keyStatus(k) === 'blocked'
+            ? el('span', { class: 'blocked' }, 'blocked by ', el('a', { href: '#/jobs/' + Number(k.heldBy) }, 'job ' + k.heldBy), ' (discarded)')
+            : keyStatus(k) === 'full' ? el('span', { class: 'paused' }, 'full') : '—'))))),
+      data.concurrencyKeysInUse > data.concurrencyKeys.length
+        ? el('p', { class: 'muted' }, 'Showing ' + fmt(data.concurrencyKeys.length) + ' of ' + fmt(data.concurrencyKeysInUse)
+          + ' keys in use, blocked and full first; skipjack keys lists them all.') : null]),
+    el('h2', {}, 'Cron schedules'),
+    el('div', { class: 'panel' }, data.schedules.length === 0 ? el('p', { class: 'muted' }, 'No cron schedules.') :
+      el('table', { id: 'schedules' },
+        el('thead', {}, el('tr', {}, el('th', {}, 'Schedule'), el('th', {}, 'Expression'), el('th', {}, 'Zone'),
+          el('th', {}, 'Kind'), el('th', {}, 'Next tick'), el('th', {}, 'Last tick'))),
+        el('tbody', {}, data.schedules.map(c => el('tr', { 'data-schedule': c.name },
+          el('td', {}, c.name), el('td', {}, c.expression), el('td', {}, c.zone), el('td', {}, c.kind),
+          el('td', {}, c.nextTickAt), el('td', {}, c.lastTickAt ? [c.lastTickAt + ' ',
+            el('a', { href: '#/jobs/' + c.lastJobId }, '#' + c.lastJobId)] : '—'))))))];
 }
+
+/** 'blocked' (an ordered key held by a discarded job), 'full' (every slot held) or 'ok'. */
+function keyStatus(k) { return k.blocked ? 'blocked' : k.full ? 'full' : 'ok'; }
 
 /** Stacked bars per minute, drawn with SVG elements made through the DOM. */
 function chart(buckets) {
@@ -193,7 +241,7 @@ function chart(buckets) {
 
 async function jobsView(params) {
   const q = new URLSearchParams();
-  for (const k of ['queue', 'kind', 'state', 'args', 'after']) if (params.get(k)) q.set(k, params.get(k));
+  for (const k of ['queue', 'kind', 'state', 'args', 'tag', 'after']) if (params.get(k)) q.set(k, params.get(k));
   q.set('limit', '50');
   const data = await api('/api/jobs?' + q.toString());
 
@@ -207,7 +255,7 @@ async function jobsView(params) {
     for (const f of form.querySelectorAll('input, select')) if (f.value.trim()) p.set(f.name, f.value.trim());
     location.hash = '#/jobs?' + p.toString();
   } }, input('queue', 'Queue', 'any'), input('kind', 'Kind', 'any'), el('label', {}, 'State', stateSelect),
-    input('args', 'Args contain (JSON)', '{"userId": 42}'), el('button', { class: 'primary', type: 'submit' }, 'Filter'));
+    input('args', 'Args contain (JSON)', '{"userId": 42}'), input('tag', 'Tag', 'any'), el('button', { class: 'primary', type: 'submit' }, 'Filter'));
 
   const rows = data.jobs.map(j => el('tr', { 'data-job-id': j.id },
     el('td', { class: 'num' }, el('a', { href: '#/jobs/' + j.id }, String(j.id))),
@@ -255,24 +303,93 @@ async function jobView(id) {
       el('div', { class: 'message' }, e.message || ''),
       e.stack ? el('pre', { class: 'stack' }, e.stack) : null)));
 
+  // What the handler reported (Job.progress, Job.log): shown as text, never as markup.
+  const p = j.progress;
+  const progress = p == null ? '—' : [el('progress', { max: 100, value: p.percent }), ' ', p.percent + '%',
+    p.message ? ' · ' + p.message : '', el('span', { class: 'muted' }, ' (attempt ' + p.attempt + ', ' +
+      (p.updatedAt ? new Date(p.updatedAt).toLocaleString() : '') + ')')];
+  let shownAttempt = 0;
+  const logLines = j.log.map(l => {
+    const head = l.attempt === shownAttempt ? '' : (shownAttempt = l.attempt, '— attempt ' + l.attempt +
+      (l.number > 1 ? ' (its first ' + (l.number - 1) + ' lines dropped)' : '') + '\n');
+    return head + (l.loggedAt || '') + '  ' + l.line + '\n';
+  }).join('');
+  const log = j.log.length === 0 ? el('p', { class: 'muted', id: 'no-job-log' }, 'Nothing logged.') :
+    el('pre', { id: 'job-log' }, logLines);
+
   return [
     el('h1', {}, 'Job ' + j.id + ' ', el('span', { class: 'muted' }, j.kind), ' ', stateBadge(j.state)),
     // Only the actions the job's state allows (the server checks again: see docs/state-machine.md).
     el('div', { class: 'actions' },
-      ['available', 'running'].includes(j.state) ? null : action('retry', 'Retry', 'primary'),
-      ['scheduled', 'available', 'retryable', 'running'].includes(j.state) ? action('cancel', 'Cancel') : null,
-      j.state === 'running' ? null : action('delete', 'Delete', 'danger')),
+      // A workflow's job is neither retried nor deleted alone (docs/workflows.md).
+      ['available', 'running'].includes(j.state) || j.workflowId != null ? null : action('retry', 'Retry', 'primary'),
+      ['waiting', 'scheduled', 'available', 'retryable', 'running'].includes(j.state) ? action('cancel', 'Cancel') : null,
+      j.state === 'running' || j.workflowId != null ? null : action('delete', 'Delete', 'danger')),
     el('div', { class: 'panel' }, el('dl', {},
       el('dt', {}, 'Queue'), el('dd', {}, j.queue),
       el('dt', {}, 'State'), el('dd', { id: 'job-state' }, j.state),
       el('dt', {}, 'Attempt'), el('dd', {}, j.attempt + ' of ' + j.maxAttempts),
+      el('dt', {}, 'Progress'), el('dd', { id: 'job-progress' }, progress),
       el('dt', {}, 'Priority'), el('dd', {}, String(j.priority)),
       el('dt', {}, 'Created'), el('dd', {}, j.createdAt || ''),
       el('dt', {}, 'Run at'), el('dd', {}, j.runAt || ''),
       el('dt', {}, 'Last attempt'), el('dd', {}, (j.attemptedAt || '—') + (j.claimedBy ? ' by ' + j.claimedBy : '')),
-      el('dt', {}, 'Finished'), el('dd', {}, j.finishedAt || '—'))),
+      el('dt', {}, 'Finished'), el('dd', {}, j.finishedAt || '—'),
+      el('dt', {}, 'Unique key'), el('dd', { id: 'unique-key' }, j.uniqueKey || '—'),
+      el('dt', {}, 'Concurrency key'), el('dd', { id: 'concurrency-key' }, j.concurrencyKey || '—'),
+      el('dt', {}, 'Tags'), el('dd', { id: 'tags' }, ...(j.tags.length ? j.tags.map((t) =>
+        el('a', { href: '#/jobs?tag=' + encodeURIComponent(t), class: 'tag' }, t)) : ['—'])),
+      el('dt', {}, 'Metadata'), el('dd', {}, Object.keys(j.metadata).length ? el('pre', { id: 'metadata' }, argsText(j.metadata, 2)) : '—'),
+      el('dt', {}, 'Workflow'), el('dd', { id: 'workflow' },
+        j.workflowId != null ? workflowLink(j) : '—'))),
     el('h2', {}, 'Args'), el('pre', { id: 'args' }, argsText(j.args, 2)),
+    el('h2', {}, 'Log (' + j.log.length + (j.log.length === 1 ? ' line)' : ' lines)')), log,
     el('h2', {}, 'Error history (' + j.errors.length + ')'), errors];
+}
+
+// ------------------------------------------------------------------ workflow detail
+
+/** The job view's "Workflow" field: a link to the workflow's view, then the job's step. */
+function workflowLink(j) {
+  return [el('a', { href: '#/workflows/' + j.workflowId, id: 'workflow-link' }, '#' + j.workflowId), ', step ' + j.workflowStep];
+}
+
+/** "b ✓, c": the steps a step depends on, the ones already counted for it marked (docs/workflows.md). */
+function dependsOnCell(s) {
+  if (s.dependsOn.length === 0) return '—';
+  return s.dependsOn.flatMap((p, i) => [i > 0 ? ', ' : null,
+    s.satisfied.includes(p) ? el('span', { class: 'satisfied', title: 'its end has been counted for this step' }, p + ' ✓') : p]);
+}
+
+async function workflowView(id) {
+  let w;
+  try {
+    w = await api('/api/workflows/' + id);
+  } catch (e) {
+    return [el('h1', {}, 'Workflow ' + id), el('p', { class: 'muted', id: 'no-workflow' }, 'No such workflow.')];
+  }
+  // Steps arrive in dependency order: a workflow inserts parents before their children.
+  const rows = w.steps.map(s => el('tr', { 'data-step': s.name, 'data-job-id': s.job.id },
+    el('td', {}, s.name),
+    el('td', { class: 'num' }, el('a', { href: '#/jobs/' + s.job.id }, '#' + s.job.id)),
+    el('td', {}, stateBadge(s.job.state)),
+    el('td', { class: 'num' }, s.job.attempt + '/' + s.job.maxAttempts),
+    el('td', { class: 'depends-on' }, dependsOnCell(s)),
+    el('td', { class: 'err', title: errorText(s.job.lastError) },
+      ['discarded', 'cancelled'].includes(s.job.state) ? errorText(s.job.lastError) : '')));
+
+  return [
+    el('h1', {}, 'Workflow ' + w.id + ' ', el('span', { class: 'muted' }, w.name), ' ',
+      el('span', { id: 'workflow-state', class: 'state ' + w.state }, w.state)),
+    el('div', { class: 'panel' }, el('dl', {},
+      el('dt', {}, 'Policy'), el('dd', {}, w.policy),
+      el('dt', {}, 'Remaining'), el('dd', { id: 'workflow-remaining' }, w.remaining + ' of ' + w.steps.length + ' jobs'),
+      el('dt', {}, 'Created'), el('dd', {}, w.createdAt || ''),
+      el('dt', {}, 'Finished'), el('dd', {}, w.finishedAt || '—'))),
+    el('h2', {}, 'Steps'),
+    el('div', { class: 'panel' }, el('table', { id: 'workflow-steps' },
+      el('thead', {}, el('tr', {}, ['Step', 'Job', 'State', 'Attempt', 'Depends on', 'Last error'].map(h => el('th', {}, h)))),
+      el('tbody', {}, rows)))];
 }
 
 // ------------------------------------------------------------------ start
