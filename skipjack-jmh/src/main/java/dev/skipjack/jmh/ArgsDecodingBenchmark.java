@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import dev.skipjack.internal.enqueue.ArgsEncoder;
+import dev.skipjack.internal.enqueue.StoredText;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -63,10 +64,19 @@ public class ArgsDecodingBenchmark {
         return reader.readValue(JSON);
     }
 
-    /** What enqueue does now (ArgsEncoder): serialize once; an instance of the kind's own type is read back once per type. */
+    /**
+     * What enqueue does now (ArgsEncoder, StoredText): serialize once within the size limit, scan
+     * the text for what no backend stores; an instance of the kind's own type is read back once per type.
+     */
     @Benchmark
     public String enqueueEncode() throws Exception {
-        return encoder.encode(new Args(12345), argsType);
+        Args args = new Args(12345);
+        String json = encoder.write(args, 256 * 1024);
+        if (StoredText.refusal(json) != null) {
+            throw new IllegalStateException(json);
+        }
+        encoder.checkReadsBack(args, json, argsType);
+        return json;
     }
 
     /** Enqueue's validation before ArgsEncoder, kept for comparison: serialize, read back as the type, serialize again. */
