@@ -131,8 +131,7 @@ final class DashboardRoutes {
             q = q.kind(kind);
         }
         if (state != null) {
-            q = q.state(Arrays.stream(state.split(",")).map(s -> JobState.valueOf(s.trim().toUpperCase(Locale.ROOT)))
-                    .toArray(JobState[]::new));
+            q = q.state(Arrays.stream(state.split(",", -1)).map(DashboardRoutes::jobState).toArray(JobState[]::new));
         }
         if (args != null) {
             q = q.argsContain(args);
@@ -141,14 +140,14 @@ final class DashboardRoutes {
             q = q.tag(tag);
         }
         if (after != null) {
-            q = q.after(Long.parseLong(after));
+            q = q.after(number("after", after));
         }
-        q = q.limit(limit == null ? 50 : Integer.parseInt(limit));
+        q = q.limit(limit == null ? 50 : pageSize(limit));
         json(ctx, JobJson.page(admin.jobs(q)));
     }
 
     private void job(Context ctx) {
-        long id = Long.parseLong(ctx.pathParam("id"));
+        long id = id(ctx);
         var found = admin.job(id);
         if (found.isEmpty()) {
             error(ctx, 404, "no job " + id);
@@ -159,7 +158,7 @@ final class DashboardRoutes {
 
     /** One workflow (F-14): its header and its steps, each with its job, as {@link JobJson#workflow} shapes it. */
     private void workflow(Context ctx) {
-        long id = Long.parseLong(ctx.pathParam("id"));
+        long id = id(ctx);
         var found = admin.workflow(id);
         if (found.isEmpty()) {
             error(ctx, 404, "no workflow " + id);
@@ -169,7 +168,7 @@ final class DashboardRoutes {
     }
 
     private void act(Context ctx) {
-        long id = Long.parseLong(ctx.pathParam("id"));
+        long id = id(ctx);
         JobAction action = switch (ctx.pathParam("action")) {
             case "retry" -> JobAction.RETRY;
             case "cancel" -> JobAction.CANCEL;
@@ -197,6 +196,56 @@ final class DashboardRoutes {
             }
         }
         json(ctx, JSON.createObjectNode().put("ok", true));
+    }
+
+    /** A job's or workflow's id from the path: a positive whole number. */
+    private static long id(Context ctx) {
+        String raw = ctx.pathParam("id");
+        long id = number("id", raw);
+        if (id <= 0) {
+            throw badParameter("id", raw, "a positive whole number");
+        }
+        return id;
+    }
+
+    /**
+     * A whole number from a parameter. Values beyond a long are refused like any other non-number,
+     * so a limit of 10^20 is an error rather than silently some other size.
+     */
+    private static long number(String name, String raw) {
+        try {
+            return Long.parseLong(raw);
+        } catch (NumberFormatException e) {
+            throw badParameter(name, raw, "a whole number");
+        }
+    }
+
+    private static int pageSize(String raw) {
+        long size = number("limit", raw);
+        if (size < 1 || size > JobQuery.MAX_LIMIT) {
+            throw badParameter("limit", raw, "between 1 and " + JobQuery.MAX_LIMIT);
+        }
+        return (int) size;
+    }
+
+    private static JobState jobState(String raw) {
+        String name = raw.trim().toUpperCase(Locale.ROOT);
+        for (JobState s : JobState.values()) {
+            if (s.name().equals(name)) {
+                return s;
+            }
+        }
+        throw badParameter("state", raw, "a comma-separated list of " + Arrays.stream(JobState.values())
+                .map(s -> s.name().toLowerCase(Locale.ROOT)).toList());
+    }
+
+    /**
+     * Answered 400 by the exception handler. The value is echoed shortened: the reply is JSON
+     * (served with nosniff) and never markup, but a 200 KB echo helps no operator.
+     */
+    private static IllegalArgumentException badParameter(String name, String raw, String expected) {
+        String shown = raw.length() > 40 ? raw.substring(0, 40) + "... (" + raw.length() + " chars)" : raw;
+        return new IllegalArgumentException("parameter '" + name + "' must be " + expected + ", got '" + shown + "'");
     }
 
     private static String blankToNull(String s) {

@@ -357,6 +357,29 @@ class DashboardBrowserTest {
         assertThat(page.locator("#jobs tr[data-job-id='" + scriptId + "']")).isVisible();
     }
 
+    /** Issue 14, item 6: an exception message is attacker-reachable text (it often quotes input). */
+    @Test
+    void scriptInAnErrorMessageRendersAsText() throws Exception {
+        String hostile = "bad row </pre><script>window.__pwned = 5</script><img src=x onerror=\"window.__pwned = 6\">";
+        long id;
+        try (Skipjack worker = Skipjack.builder(dataSource).schema(schema).queue("imports", 1).pollInterval(Duration.ofMillis(50))
+                .handler(JobKind.of("import-row", Args.class), KindOptions.defaults().withMaxAttempts(1), job -> {
+                    throw new IllegalArgumentException(job.args().note());
+                }).build()) {
+            worker.start();
+            id = worker.enqueue("import-row", new Args(hostile), EnqueueOptions.defaults().withQueue("imports"));
+            awaitSql("job " + id + " discarded", "SELECT count(*) FROM {{jobs}} WHERE id = " + id + " AND state = 'discarded'", 1);
+        }
+        page.navigate(dashboard.url() + "#/jobs?queue=imports");
+        assertThat(page.locator("#jobs tr[data-job-id='" + id + "'] td.err")).containsText("<script>window.__pwned = 5</script>");
+        page.navigate(dashboard.url() + "#/jobs/" + id);
+        assertThat(page.locator("#errors .message")).hasText(hostile);
+        assertThat(page.locator("#errors img")).hasCount(0);
+        assertThat(page.locator("#jobs img, #args img")).hasCount(0);
+        assertThat(page.locator("script")).hasCount(1); // app.js only
+        assertThat(page.evaluate("() => typeof window.__pwned")).isEqualTo("undefined");
+    }
+
     @Test
     void readOnlyDashboardHasNoButtonsAndRefusesChanges() throws Exception {
         try (SkipjackDashboard readOnly = SkipjackDashboard.builder(skipjack.admin()).port(0).readOnly(true).build().start()) {
