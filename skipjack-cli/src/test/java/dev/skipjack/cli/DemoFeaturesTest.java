@@ -16,7 +16,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
-import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -40,9 +39,7 @@ class DemoFeaturesTest {
     private final StringWriter err = new StringWriter();
 
     private int execute(CommandLine commandLine, String... args) {
-        commandLine.setOut(new PrintWriter(out, true));
-        commandLine.setErr(new PrintWriter(err, true));
-        return commandLine.execute(args);
+        return CliInProcess.execute(commandLine, out, err, List.of(args));
     }
 
     /** What the demo printed, in the test's log: the figures each check read back. */

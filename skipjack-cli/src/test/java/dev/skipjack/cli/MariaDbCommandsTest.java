@@ -19,6 +19,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -47,10 +48,7 @@ class MariaDbCommandsTest {
     private int execute(String... args) {
         out = new StringWriter();
         err = new StringWriter();
-        CommandLine cl = SkipjackCli.newCommandLine();
-        cl.setOut(new PrintWriter(out, true));
-        cl.setErr(new PrintWriter(err, true));
-        return cl.execute(args);
+        return CliInProcess.execute(out, err, List.of(args));
     }
 
     private long count(String query, String... params) {

@@ -2,14 +2,11 @@ package dev.skipjack.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.skipjack.embedded.EmbeddedDatabase;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import picocli.CommandLine;
 
-import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -31,7 +28,7 @@ class OperatorCommandsTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final AtomicInteger SCHEMAS = new AtomicInteger();
-    private static EmbeddedDatabase embedded;
+    private static TestPostgres postgres;
     private static String url;
 
     private String schema;
@@ -40,20 +37,13 @@ class OperatorCommandsTest {
 
     @BeforeAll
     static void startDatabase() {
-        String external = System.getenv("SKIPJACK_TEST_PG_URL");
-        if (external != null && !external.isBlank()) {
-            url = external;
-        } else {
-            embedded = EmbeddedDatabase.start();
-            url = embedded.jdbcUrl();
-        }
+        postgres = TestPostgres.start();
+        url = postgres.url();
     }
 
     @AfterAll
     static void stopDatabase() {
-        if (embedded != null) {
-            embedded.close();
-        }
+        postgres.close();
     }
 
     @BeforeEach
@@ -68,10 +58,7 @@ class OperatorCommandsTest {
         err = new StringWriter();
         List<String> all = new ArrayList<>(List.of(args));
         all.addAll(List.of("--url", url, "--schema", schema));
-        CommandLine cl = SkipjackCli.newCommandLine();
-        cl.setOut(new PrintWriter(out, true));
-        cl.setErr(new PrintWriter(err, true));
-        return cl.execute(all.toArray(String[]::new));
+        return CliInProcess.execute(out, err, all);
     }
 
     private JsonNode runJson(String... args) throws Exception {
@@ -362,12 +349,9 @@ class OperatorCommandsTest {
         assertThat(run("worker", "--register", "com.example.Missing")).isEqualTo(ExitCode.USAGE);
         assertThat(err.toString()).contains("class not found");
 
-        CommandLine cl = SkipjackCli.newCommandLine();
         StringWriter noUrlErr = new StringWriter();
-        cl.setErr(new PrintWriter(noUrlErr, true));
-        cl.setOut(new PrintWriter(new StringWriter(), true));
         if (System.getenv("SKIPJACK_DATABASE_URL") == null) {
-            assertThat(cl.execute("jobs", "list")).isEqualTo(ExitCode.USAGE);
+            assertThat(CliInProcess.execute(new StringWriter(), noUrlErr, List.of("jobs", "list"))).isEqualTo(ExitCode.USAGE);
             assertThat(noUrlErr.toString()).contains("needs a database");
         }
     }

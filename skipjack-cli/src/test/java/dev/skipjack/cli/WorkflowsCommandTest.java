@@ -9,15 +9,12 @@ import dev.skipjack.Outcome;
 import dev.skipjack.Skipjack;
 import dev.skipjack.Workflow;
 import dev.skipjack.WorkflowState;
-import dev.skipjack.embedded.EmbeddedDatabase;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.postgresql.ds.PGSimpleDataSource;
-import picocli.CommandLine;
 
-import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -38,7 +35,7 @@ class WorkflowsCommandTest {
     private static final AtomicInteger SCHEMAS = new AtomicInteger();
     private static final JobKind<JsonNode> STEP = JobKind.of("step", JsonNode.class);
     private static final JobKind<JsonNode> BREAK = JobKind.of("break", JsonNode.class);
-    private static EmbeddedDatabase embedded;
+    private static TestPostgres postgres;
     private static String url;
 
     private String schema;
@@ -47,20 +44,13 @@ class WorkflowsCommandTest {
 
     @BeforeAll
     static void startDatabase() {
-        String external = System.getenv("SKIPJACK_TEST_PG_URL");
-        if (external != null && !external.isBlank()) {
-            url = external;
-        } else {
-            embedded = EmbeddedDatabase.start();
-            url = embedded.jdbcUrl();
-        }
+        postgres = TestPostgres.start();
+        url = postgres.url();
     }
 
     @AfterAll
     static void stopDatabase() {
-        if (embedded != null) {
-            embedded.close();
-        }
+        postgres.close();
     }
 
     @BeforeEach
@@ -74,10 +64,7 @@ class WorkflowsCommandTest {
         err = new StringWriter();
         List<String> all = new ArrayList<>(List.of(args));
         all.addAll(List.of("--url", url, "--schema", schema));
-        CommandLine cl = SkipjackCli.newCommandLine();
-        cl.setOut(new PrintWriter(out, true));
-        cl.setErr(new PrintWriter(err, true));
-        return cl.execute(all.toArray(String[]::new));
+        return CliInProcess.execute(out, err, all);
     }
 
     private Skipjack node() {
@@ -202,10 +189,7 @@ class WorkflowsCommandTest {
         err = new StringWriter();
         List<String> all = new ArrayList<>(List.of(args));
         all.addAll(List.of("--url", databaseUrl));
-        CommandLine cl = SkipjackCli.newCommandLine();
-        cl.setOut(new PrintWriter(out, true));
-        cl.setErr(new PrintWriter(err, true));
-        return cl.execute(all.toArray(String[]::new));
+        return CliInProcess.execute(out, err, all);
     }
 
     @Test

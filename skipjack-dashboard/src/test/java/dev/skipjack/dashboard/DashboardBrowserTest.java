@@ -8,14 +8,12 @@ import com.microsoft.playwright.Playwright;
 import com.microsoft.playwright.Response;
 import com.microsoft.playwright.Route;
 import com.sun.net.httpserver.HttpServer;
-import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.skipjack.EnqueueOptions;
 import dev.skipjack.InvalidConfigurationException;
 import dev.skipjack.JobKind;
 import dev.skipjack.KindOptions;
 import dev.skipjack.Skipjack;
-import dev.skipjack.embedded.EmbeddedDatabase;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.AfterEach;
@@ -63,7 +61,7 @@ class DashboardBrowserTest {
             + "<img src=x onerror=\\\"window.__pwned = 2\\\">\"}";
     private static final AtomicInteger SCHEMAS = new AtomicInteger();
 
-    private static EmbeddedDatabase embedded;
+    private static TestPostgres postgres;
     private static HikariDataSource dataSource;
     private static Playwright playwright;
     private static Browser browser;
@@ -90,16 +88,8 @@ class DashboardBrowserTest {
             }
             Assumptions.abort("browser tests skipped: " + missing);
         }
-        String external = System.getenv("SKIPJACK_TEST_PG_URL");
-        HikariConfig config = new HikariConfig();
-        if (external != null && !external.isBlank()) {
-            config.setJdbcUrl(external);
-        } else {
-            embedded = EmbeddedDatabase.start();
-            config.setJdbcUrl(embedded.jdbcUrl());
-        }
-        config.setMaximumPoolSize(8);
-        dataSource = new HikariDataSource(config);
+        postgres = TestPostgres.start(8);
+        dataSource = postgres.dataSource();
         playwright = Playwright.create(new Playwright.CreateOptions().setEnv(Map.of("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")));
         browser = playwright.chromium().launch(new BrowserType.LaunchOptions().setExecutablePath(Paths.get(CHROMIUM))
                 .setHeadless(true).setArgs(List.of("--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu")));
@@ -113,11 +103,8 @@ class DashboardBrowserTest {
         if (playwright != null) {
             playwright.close();
         }
-        if (dataSource != null) {
-            dataSource.close();
-        }
-        if (embedded != null) {
-            embedded.close();
+        if (postgres != null) {
+            postgres.close();
         }
     }
 

@@ -2,12 +2,10 @@ package dev.skipjack.dashboard;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.skipjack.EnqueueOptions;
 import dev.skipjack.JobKind;
 import dev.skipjack.Skipjack;
-import dev.skipjack.embedded.EmbeddedDatabase;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -48,7 +46,7 @@ class DashboardHostileInputTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final AtomicInteger SCHEMAS = new AtomicInteger();
 
-    private static EmbeddedDatabase embedded;
+    private static TestPostgres postgres;
     private static HikariDataSource dataSource;
 
     private final HttpClient http = HttpClient.newHttpClient();
@@ -62,26 +60,13 @@ class DashboardHostileInputTest {
 
     @BeforeAll
     static void startDatabase() {
-        String external = System.getenv("SKIPJACK_TEST_PG_URL");
-        HikariConfig config = new HikariConfig();
-        if (external != null && !external.isBlank()) {
-            config.setJdbcUrl(external);
-        } else {
-            embedded = EmbeddedDatabase.start();
-            config.setJdbcUrl(embedded.jdbcUrl());
-        }
-        config.setMaximumPoolSize(4);
-        dataSource = new HikariDataSource(config);
+        postgres = TestPostgres.start(4);
+        dataSource = postgres.dataSource();
     }
 
     @AfterAll
     static void stopDatabase() {
-        if (dataSource != null) {
-            dataSource.close();
-        }
-        if (embedded != null) {
-            embedded.close();
-        }
+        postgres.close();
     }
 
     @BeforeEach

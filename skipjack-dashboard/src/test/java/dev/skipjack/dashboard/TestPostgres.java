@@ -1,0 +1,41 @@
+package dev.skipjack.dashboard;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import dev.skipjack.embedded.EmbeddedDatabase;
+
+/**
+ * The PostgreSQL a dashboard test class reads: the server SKIPJACK_TEST_PG_URL names, or else an
+ * embedded one of its own; with a pool on it. {@link #close()} closes both.
+ */
+final class TestPostgres implements AutoCloseable {
+
+    private final EmbeddedDatabase embedded;
+    private final HikariDataSource dataSource;
+
+    private TestPostgres(EmbeddedDatabase embedded, HikariDataSource dataSource) {
+        this.embedded = embedded;
+        this.dataSource = dataSource;
+    }
+
+    static TestPostgres start(int poolSize) {
+        String external = System.getenv("SKIPJACK_TEST_PG_URL");
+        EmbeddedDatabase embedded = external != null && !external.isBlank() ? null : EmbeddedDatabase.start();
+        HikariConfig config = new HikariConfig();
+        config.setJdbcUrl(embedded == null ? external : embedded.jdbcUrl());
+        config.setMaximumPoolSize(poolSize);
+        return new TestPostgres(embedded, new HikariDataSource(config));
+    }
+
+    HikariDataSource dataSource() {
+        return dataSource;
+    }
+
+    @Override
+    public void close() {
+        dataSource.close();
+        if (embedded != null) {
+            embedded.close();
+        }
+    }
+}
