@@ -1,5 +1,6 @@
 package dev.skipjack.lab;
 
+import com.zaxxer.hikari.HikariDataSource;
 import dev.skipjack.Backend;
 import dev.skipjack.JobKind;
 import dev.skipjack.JobRequest;
@@ -35,6 +36,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Random;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
@@ -44,14 +46,19 @@ import javax.sql.DataSource;
  * {@code skipjack-lab chaos}: the long fault mix of RELIABILITY.md against any PostgreSQL or
  * MariaDB/MySQL server. Worker JVMs
  * with Skipjack's default settings drain a steady stream of jobs (1% poison) while worker JVMs are
- * SIGKILLed and replaced and worker connections are terminated at random; afterwards the
- * independent audit checker judges the run and a RESULT line sums it up. Exits 1 on a violation.
+ * SIGKILLed and replaced and worker connections are terminated at random; with {@code
+ * --restart-every}, the embedded PostgreSQL it started is restarted too. A run lasts {@code
+ * --minutes}, or until {@code --jobs} jobs were enqueued (the long mode: a million jobs).
+ * Afterwards the independent audit checker judges the run and a RESULT line sums it up, with the
+ * jobs table's dead tuples on PostgreSQL. Exits 1 on a violation.
  * Not on SQLite: several worker JVMs on one database file are outside its one-process model
  * (docs/backends.md).
  */
 @Command(name = "chaos", mixinStandardHelpOptions = true,
         description = {"Runs jobs under injected faults and checks the audit: nothing lost, no unexplained duplicate.",
-                "Kills worker JVMs (and starts replacements) and terminates their connections at random.",
+                "Kills worker JVMs (and starts replacements) and terminates their connections at random;",
+                "with --restart-every, restarts the embedded PostgreSQL it started (no --url).",
+                "Runs for --minutes, or until --jobs jobs were enqueued.",
                 "Uses schema 'skipjack_chaos' (or --schema; on MariaDB/MySQL a database), which it DROPS and recreates first.",
                 "PostgreSQL or MariaDB/MySQL; not SQLite (one process per database file).",
                 "Without --url or SKIPJACK_DATABASE_URL, runs on an embedded PostgreSQL."})
@@ -91,6 +98,15 @@ public final class ChaosCommand implements Callable<Integer> {
                     + " MariaDB/MySQL) (default: ${DEFAULT-VALUE}).")
     private int terminateEverySeconds;
 
+    @Option(names = "--jobs", defaultValue = "0", paramLabel = "N",
+            description = "Enqueue this many jobs, however long it takes, instead of running for --minutes.")
+    private long jobTarget;
+
+    @Option(names = "--restart-every", defaultValue = "0", paramLabel = "SECONDS",
+            description = "Restart the database this often (default: never). Only on the embedded PostgreSQL chaos"
+                    + " starts itself: it must own the server it stops.")
+    private int restartEverySeconds;
+
     @Option(names = "--seed", paramLabel = "N", description = "Random seed, to repeat a run's choices.")
     private Long seed;
 
@@ -102,16 +118,33 @@ public final class ChaosCommand implements Callable<Integer> {
         if (!mode.equals("lease") && !mode.equals("transactional")) {
             throw new CliException("--mode must be lease or transactional, not '" + mode + "'");
         }
+        if (jobTarget < 0 || restartEverySeconds < 0) {
+            throw new CliException("--jobs and --restart-every must not be negative");
+        }
+        if (restartEverySeconds > 0 && database.url().isPresent()) {
+            throw new CliException("--restart-every restarts the embedded PostgreSQL chaos starts itself, so it takes"
+                    + " no --url or SKIPJACK_DATABASE_URL: chaos must own the server it stops");
+        }
         PrintWriter out = spec.commandLine().getOut();
         Path logDir = Files.createTempDirectory("skipjack-chaos-");
-        // Closing the launcher SIGKILLs every worker JVM still running, however the run ends.
-        try (DatabaseConnection connection = DatabaseConnection.open(database.url(), 8, out);
+        if (restartEverySeconds == 0) {
+            // Closing the launcher SIGKILLs every worker JVM still running, however the run ends.
+            try (DatabaseConnection connection = DatabaseConnection.open(database.url(), 8, out);
+                 WorkerProcesses workerProcesses = new WorkerProcesses(logDir, List.of("-Xmx256m"))) {
+                return run(connection, workerProcesses, null, out);
+            }
+        }
+        out.println("Starting an embedded PostgreSQL that chaos restarts every " + restartEverySeconds + " s...");
+        out.flush();
+        try (RestartablePostgres server = RestartablePostgres.start();
+             DatabaseConnection connection = DatabaseConnection.open(Optional.of(DatabaseUrl.parse(server.jdbcUrl())), 8, out);
              WorkerProcesses workerProcesses = new WorkerProcesses(logDir, List.of("-Xmx256m"))) {
-            return run(connection, workerProcesses, out);
+            return run(connection, workerProcesses, server, out);
         }
     }
 
-    private int run(DatabaseConnection connection, WorkerProcesses workerProcesses, PrintWriter out) throws Exception {
+    private int run(DatabaseConnection connection, WorkerProcesses workerProcesses, RestartablePostgres server,
+                    PrintWriter out) throws Exception {
         DataSource ds = connection.dataSource();
         String schema = database.schemaOr(DEFAULT_SCHEMA);
         TableNames names = new TableNames(schema, "skipjack_"); // validates before the DROP below
@@ -136,9 +169,11 @@ public final class ChaosCommand implements Callable<Integer> {
         try (Connection c = ds.getConnection()) {
             audit.create(c);
         }
-        out.printf(Locale.ROOT, "chaos: %s mode, %d worker JVMs x %d, %d jobs/s for %.1f min, kill every %d s,"
-                + " terminate a connection every %d s, seed %d%n", mode, workers, concurrency, rate, minutes,
-                killEverySeconds, terminateEverySeconds, seedValue);
+        out.printf(Locale.ROOT, "chaos: %s mode, %d worker JVMs x %d, %d jobs/s %s, kill every %d s,"
+                        + " terminate a connection every %d s, %s, seed %d%n", mode, workers, concurrency, rate,
+                jobTarget > 0 ? "until " + jobTarget + " jobs" : String.format(Locale.ROOT, "for %.1f min", minutes),
+                killEverySeconds, terminateEverySeconds,
+                server == null ? "no database restarts" : "restart the database every " + restartEverySeconds + " s", seedValue);
         out.flush();
 
         if (connection.url().password() != null) {
@@ -156,13 +191,16 @@ public final class ChaosCommand implements Callable<Integer> {
         long enqueued = 0;
         int kills = 0;
         int terminated = 0;
+        int restarts = 0;
         int n = 0;
-        long end = System.nanoTime() + (long) (minutes * 60e9);
+        long startNanos = System.nanoTime();
+        long end = startNanos + (long) (minutes * 60e9);
+        long nextRestart = server == null ? Long.MAX_VALUE : startNanos + TimeUnit.SECONDS.toNanos(restartEverySeconds);
         long nextKill = System.nanoTime() + TimeUnit.SECONDS.toNanos(killEverySeconds);
         long nextTerminate = System.nanoTime() + TimeUnit.SECONDS.toNanos(terminateEverySeconds);
         long nextReport = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (System.nanoTime() < end) {
-            int perTick = Math.max(1, rate / 10);
+        while (jobTarget > 0 ? enqueued < jobTarget : System.nanoTime() < end) {
+            int perTick = (int) Math.max(1, jobTarget > 0 ? Math.min(rate / 10, jobTarget - enqueued) : rate / 10);
             List<JobRequest> batch = new ArrayList<>(perTick);
             for (int i = 0; i < perTick; i++) {
                 batch.add(JobRequest.of(n % 100 == 99 ? "chaos-poison" : "chaos", new AuditedWorker.Work(n)));
@@ -193,8 +231,23 @@ public final class ChaosCommand implements Callable<Integer> {
                 terminated += backend == Backend.POSTGRESQL ? terminateOne(ds, schema) : killOneConnection(ds, audit);
                 nextTerminate = now + TimeUnit.SECONDS.toNanos(terminateEverySeconds);
             }
+            if (now > nextRestart) {
+                // Between two enqueues, so no enqueue is ever in doubt; the workers are mid-flight.
+                try (Connection c = ds.getConnection()) {
+                    audit.recordFault(c, "*", "restart");
+                }
+                server.restart();
+                restarts++;
+                // Pooled connections were all cut; a connection used in the last half second is
+                // handed out unchecked, and the next enqueue must not fail on one.
+                if (ds instanceof HikariDataSource pool) {
+                    pool.getHikariPoolMXBean().softEvictConnections();
+                }
+                nextRestart = System.nanoTime() + TimeUnit.SECONDS.toNanos(restartEverySeconds);
+            }
             if (now > nextReport) {
-                out.printf(Locale.ROOT, "  %d jobs enqueued, %d kills, %d connections terminated%n", enqueued, kills, terminated);
+                out.printf(Locale.ROOT, "  %d jobs enqueued, %d kills, %d connections terminated, %d restarts%n",
+                        enqueued, kills, terminated, restarts);
                 out.flush();
                 nextReport = now + TimeUnit.SECONDS.toNanos(30);
             }
@@ -203,11 +256,19 @@ public final class ChaosCommand implements Callable<Integer> {
         out.println("faults stopped; waiting for the queue to drain...");
         out.flush();
         String jobs = producer.jobsTable();
+        String unfinished = "SELECT count(*) FROM " + jobs + " WHERE state NOT IN ('completed', 'discarded', 'cancelled')";
+        // A long run may end with a backlog: wait as long as it shrinks, and three minutes once it stops shrinking.
+        long left = count(ds, unfinished);
         long drainDeadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
-        while (count(ds, "SELECT count(*) FROM " + jobs + " WHERE state NOT IN ('completed', 'discarded', 'cancelled')") > 0
-                && System.nanoTime() < drainDeadline) {
+        while (left > 0 && System.nanoTime() < drainDeadline) {
             Thread.sleep(500);
+            long now = count(ds, unfinished);
+            if (now < left) {
+                drainDeadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
+            }
+            left = now;
         }
+        double elapsedMinutes = (System.nanoTime() - startNanos) / 60e9;
         for (Process p : aliveProcesses) {
             p.destroy(); // SIGTERM: graceful
         }
@@ -222,11 +283,12 @@ public final class ChaosCommand implements Callable<Integer> {
         out.println(report.summary());
         out.printf(Locale.ROOT, "RESULT workload=chaos mode=%s minutes=%.1f jobs=%d lost=%d unexplained_duplicates=%d"
                         + " recovery_max_s=%s explained_duplicates=%d stuck=%d overlapping_leases=%d attempt_mismatches=%d"
-                        + " kills=%d terminated_connections=%d verdict=%s%n",
-                mode, minutes, report.jobs(), report.lost() + report.missing(), report.unexplainedDuplicates(),
+                        + " kills=%d terminated_connections=%d restarts=%d dead_tuples=%s verdict=%s%n",
+                mode, elapsedMinutes, report.jobs(), report.lost() + report.missing(), report.unexplainedDuplicates(),
                 report.recoveryMaxSeconds() == null ? "none" : String.format(Locale.ROOT, "%.1f", report.recoveryMaxSeconds()),
                 report.explainedDuplicates(), report.stuck(), report.overlappingLeases(), report.attemptMismatches(),
-                kills, terminated, report.ok() ? "ok" : "FAILED");
+                kills, terminated, restarts, backend == Backend.POSTGRESQL ? String.valueOf(deadTuples(ds, schema)) : "n/a",
+                report.ok() ? "ok" : "FAILED");
         out.println("worker logs: " + logDir);
         out.flush();
         return report.ok() ? 0 : 1;
@@ -281,6 +343,12 @@ public final class ChaosCommand implements Callable<Integer> {
             audit.recordFault(c, victim.worker(), "terminated");
             return 1;
         }
+    }
+
+    /** The jobs table's dead tuples as PostgreSQL's statistics count them (what autovacuum has yet to reclaim). */
+    private static long deadTuples(DataSource ds, String schema) throws SQLException {
+        return count(ds, "SELECT coalesce(sum(n_dead_tup), 0) FROM pg_stat_user_tables WHERE schemaname = ? AND relname = ?",
+                schema, "skipjack_jobs");
     }
 
     private static long count(DataSource ds, String sql, String... params) throws SQLException {

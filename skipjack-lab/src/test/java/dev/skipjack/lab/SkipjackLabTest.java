@@ -81,6 +81,32 @@ class SkipjackLabTest {
         assertThat(out.toString()).doesNotContain("worker JVMs x");
     }
 
+    @Test
+    void chaosRestartsOnlyADatabaseItStartedItself() {
+        int exitCode = execute("chaos", "--jobs", "100", "--restart-every", "5", "--url", "jdbc:postgresql://127.0.0.1:1/elsewhere");
+
+        assertThat(exitCode).isNotZero();
+        assertThat(err.toString()).contains("chaos must own the server it stops");
+        assertThat(out.toString()).doesNotContain("worker JVMs x");
+    }
+
+    /**
+     * The long mode in miniature (issue 14, item 4, runs a million jobs the same way): a job count
+     * instead of minutes, and the database restarted under the workers, judged by the audit.
+     */
+    @Test
+    void chaosLongModeRunsItsJobCountThroughDatabaseRestartsAndAuditsClean() {
+        int exitCode = execute("chaos", "--jobs", "1500", "--rate", "300", "--restart-every", "2", "--kill-every", "3",
+                "--workers", "2", "--seed", "7");
+
+        assertThat(exitCode).as("exit code; output:%n%s%n%s", out, err).isZero();
+        String[] lines = out.toString().strip().split("\\R");
+        String result = java.util.Arrays.stream(lines).filter(l -> l.startsWith("RESULT ")).findFirst().orElseThrow();
+        assertThat(result).matches("RESULT workload=chaos mode=lease minutes=[0-9.]+ jobs=1500 lost=0 unexplained_duplicates=0"
+                + " recovery_max_s=\\S+ explained_duplicates=\\d+ stuck=0 overlapping_leases=0 attempt_mismatches=0"
+                + " kills=\\d+ terminated_connections=\\d+ restarts=[1-9]\\d* dead_tuples=\\d+ verdict=ok");
+    }
+
     // bench on the other backends: the ceiling in the backend's own SQL (it fails the run if it
     // leaves a job unfinished or processes a wrong count), the drain's ratio to it, polling latency
     // only, and the PostgreSQL-only workloads skipped with their reason. MariaDB is the embedded one
