@@ -5,6 +5,7 @@ import dev.skipjack.Skipjack;
 import dev.skipjack.cli.DatabaseConnection;
 import dev.skipjack.cli.DatabaseOptions;
 import dev.skipjack.cli.DatabaseUrl;
+import dev.skipjack.lab.bench.BurstWorkload;
 import dev.skipjack.lab.bench.DepthWorkload;
 import dev.skipjack.lab.bench.IdleLatency;
 import dev.skipjack.lab.bench.RawCeiling;
@@ -45,14 +46,14 @@ import javax.sql.DataSource;
 public final class BenchCommand implements Callable<Integer> {
 
     private static final String DEFAULT_SCHEMA = "skipjack_bench";
-    static final List<String> IMPLEMENTED = List.of("ceiling", "drain", "latency", "stream", "depth", "scale", "soak");
+    static final List<String> IMPLEMENTED = List.of("ceiling", "drain", "latency", "stream", "depth", "scale", "soak", "burst");
     /** What --quick runs: the workloads that fit in two minutes. */
     static final List<String> QUICK = List.of("ceiling", "drain", "latency");
     /** Soak rate when neither --soak-rate nor a stream result of the same run gives one. */
     private static final int DEFAULT_SOAK_RATE = 1_000;
     /** depth and scale drain this many jobs (or the first --jobs size). */
     private static final int DEPTH_AND_SCALE_JOBS = 20_000;
-    static final List<String> ALL = List.of("ceiling", "drain", "latency", "stream", "depth", "scale", "soak");
+    static final List<String> ALL = List.of("ceiling", "drain", "latency", "stream", "depth", "scale", "soak", "burst");
     /** Connections beyond the ceiling's threads: fetcher, completer, heartbeat, maintenance, listener, producer. */
     private static final int POOL_HEADROOM = 8;
     private static final int POLLING_LATENCY_SAMPLES = 20;
@@ -113,6 +114,10 @@ public final class BenchCommand implements Callable<Integer> {
             description = "Offered rate of the soak, jobs/s (default: half the stream's max sustained rate of this run, else 1000).")
     private Integer soakRate;
 
+    @Option(names = "--burst-jobs", defaultValue = "1000000", paramLabel = "N",
+            description = "Jobs the burst workload enqueues at once while a worker runs (default: ${DEFAULT-VALUE}).")
+    private long burstJobs;
+
     static final class WorkloadNames extends ArrayList<String> {
         WorkloadNames() {
             super(ALL);
@@ -141,6 +146,9 @@ public final class BenchCommand implements Callable<Integer> {
         }
         if (soakRate != null) {
             requirePositive("--soak-rate", soakRate);
+        }
+        if (burstJobs < 1) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--burst-jobs must be positive, got " + burstJobs);
         }
         for (long d : depths) {
             if (d < 0) {
@@ -199,6 +207,9 @@ public final class BenchCommand implements Callable<Integer> {
                 int rate = soakRate != null ? soakRate : maxSustained > 0 ? maxSustained / 2 : DEFAULT_SOAK_RATE;
                 runSoak(ds, schema, rate, out, results);
         }
+            if (selected.contains("burst")) {
+                runBurst(ds, schema, out, results);
+            }
             int depthAndScaleJobs = jobCounts != null ? sizes.get(0) : DEPTH_AND_SCALE_JOBS;
             if (selected.contains("depth")) {
                 runDepth(ds, schema, depthAndScaleJobs, out, results);
@@ -216,6 +227,20 @@ public final class BenchCommand implements Callable<Integer> {
         results.forEach(out::println);
         out.flush();
         return 0;
+    }
+
+    private void runBurst(DataSource ds, String schema, PrintWriter out, List<String> results) throws Exception {
+        out.printf(Locale.ROOT, "burst: %,d jobs enqueued at once while a worker of concurrency %d drains them;"
+                + " probes, heap and the dashboard sampled every second...%n", burstJobs, concurrency);
+        out.flush();
+        BurstWorkload.Result r = new BurstWorkload(ds, schema).run(burstJobs, concurrency);
+        results.add(String.format(Locale.ROOT, "RESULT workload=burst jobs=%d concurrency=%d enqueue_per_s=%.0f drain_s=%.1f"
+                        + " held_max=%d heap_idle_mb=%.1f heap_max_mb=%.1f probe_idle_p50_ms=%.2f probe_burst_p50_ms=%.2f"
+                        + " probe_burst_p99_ms=%.2f dashboard_idle_p50_ms=%.1f dashboard_burst_p50_ms=%.1f"
+                        + " dashboard_burst_p99_ms=%.1f dashboard_burst_max_ms=%.1f",
+                r.jobs(), concurrency, r.enqueuePerSecond(), r.drainSeconds(), r.heldMax(), r.heapIdleMb(), r.heapMaxMb(),
+                r.probeIdleP50(), r.probeBurstP50(), r.probeBurstP99(), r.dashboardIdleP50(), r.dashboardBurstP50(),
+                r.dashboardBurstP99(), r.dashboardBurstMax()));
     }
 
     private void runCeilingAndDrain(DataSource ds, String schema, int jobs, boolean drain, PrintWriter out,

@@ -64,6 +64,22 @@ class SkipjackLabTest {
                 + " ceiling_empty_per_s=\\d+ ceiling_d3k_per_s=\\d+ ceiling_ratio_largest_to_empty=\\d+\\.\\d\\d");
     }
 
+    /** Issue 14, item 5 in miniature: the worker claims for its slots, not the whole burst; the dashboard answers throughout. */
+    @Test
+    void benchBurstReportsWhatTheWorkerHeldAndHowTheClaimAndDashboardAnswered() {
+        int exitCode = execute("bench", "--workloads", "burst", "--burst-jobs", "30000");
+
+        assertThat(exitCode).as("exit code; output:%n%s%n%s", out, err).isZero();
+        String[] lines = out.toString().strip().split("\\R");
+        String result = lines[lines.length - 1];
+        assertThat(result).matches("RESULT workload=burst jobs=30000 concurrency=8 enqueue_per_s=\\d+ drain_s=[0-9.]+"
+                + " held_max=\\d+ heap_idle_mb=[0-9.]+ heap_max_mb=[0-9.]+ probe_idle_p50_ms=[0-9.]+ probe_burst_p50_ms=[0-9.]+"
+                + " probe_burst_p99_ms=[0-9.]+ dashboard_idle_p50_ms=[0-9.]+ dashboard_burst_p50_ms=[0-9.]+"
+                + " dashboard_burst_p99_ms=[0-9.]+ dashboard_burst_max_ms=[0-9.]+");
+        long held = Long.parseLong(result.replaceAll(".* held_max=(\\d+) .*", "$1"));
+        assertThat(held).as("jobs the worker held at once").isLessThan(30_000);
+    }
+
     @Test
     void benchRefusesAnUnknownWorkload() {
         int exitCode = execute("bench", "--workloads", "drian");
