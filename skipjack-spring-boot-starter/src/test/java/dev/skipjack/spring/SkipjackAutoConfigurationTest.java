@@ -130,6 +130,19 @@ class SkipjackAutoConfigurationTest {
         }
     }
 
+    @HandlesKind("send-email")
+    static class BothModesHandler implements JobHandler<SendEmail>, TransactionalJobHandler<SendEmail> {
+        @Override
+        public Outcome handle(Job<SendEmail> job) {
+            return Outcome.complete();
+        }
+
+        @Override
+        public Outcome handle(Job<SendEmail> job, java.sql.Connection tx) {
+            return Outcome.complete();
+        }
+    }
+
     /** Holds its job until released, and counts the context's close as it begins. */
     @Configuration(proxyBeanMethods = false)
     static class SlowHandler {
@@ -254,6 +267,15 @@ class SkipjackAutoConfigurationTest {
     }
 
     @Test
+    void aHandlerBeanOfBothModesStopsTheContextNamingTheBean() {
+        runner.withBean("bothModes", BothModesHandler.class)
+                .withPropertyValues("skipjack.queues.default=1")
+                .run(context -> assertThat(context).hasFailed().getFailure().rootCause()
+                        .hasMessageContaining("handler bean 'bothModes' (" + BothModesHandler.class.getName() + ")")
+                        .hasMessageContaining("implements both JobHandler and TransactionalJobHandler"));
+    }
+
+    @Test
     void handlerBeansWithoutAQueueStopTheContext() {
         runner.withBean(SendEmailHandler.class)
                 .run(context -> assertThat(context).hasFailed().getFailure().rootCause()
@@ -363,6 +385,14 @@ class SkipjackAutoConfigurationTest {
     @Test
     void noHealthIndicatorWithoutTheActuator() {
         runner.withClassLoader(new FilteredClassLoader(HealthIndicator.class))
+                .run(context -> assertThat(context).hasNotFailed()
+                        .hasSingleBean(Skipjack.class)
+                        .doesNotHaveBean("skipjackHealthIndicator"));
+    }
+
+    @Test
+    void theHealthIndicatorTurnsOffLikeBootsOwn() {
+        runner.withPropertyValues("management.health.skipjack.enabled=false")
                 .run(context -> assertThat(context).hasNotFailed()
                         .hasSingleBean(Skipjack.class)
                         .doesNotHaveBean("skipjackHealthIndicator"));

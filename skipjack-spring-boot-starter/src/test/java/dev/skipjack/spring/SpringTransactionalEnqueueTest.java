@@ -42,11 +42,11 @@ import static org.awaitility.Awaitility.await;
  * is found through its AutoConfiguration.imports, on the application's own DataSource and
  * transaction manager.
  */
-@SpringBootTest(classes = TransactionalEnqueueTest.App.class, properties = {
+@SpringBootTest(classes = SpringTransactionalEnqueueTest.App.class, properties = {
         "skipjack.queues.default=4",
         "skipjack.poll-interval=50ms",
         "spring.datasource.hikari.maximum-pool-size=20"})
-class TransactionalEnqueueTest {
+class SpringTransactionalEnqueueTest {
 
     record Welcome(String user) {
     }
