@@ -9,6 +9,8 @@ import dev.skipjack.Outcome;
 import dev.skipjack.Skipjack;
 import dev.skipjack.TransactionalJobHandler;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.springframework.boot.actuate.health.Health;
 import org.springframework.boot.actuate.health.HealthIndicator;
 import org.springframework.boot.actuate.health.Status;
@@ -298,6 +300,41 @@ class SkipjackAutoConfigurationTest {
                 .run(context -> assertThat(context).hasFailed().getFailure().rootCause()
                         .hasMessageContaining("skipjack.kinds.send-emial")
                         .hasMessageContaining("no handler bean has @HandlesKind(\"send-emial\")"));
+    }
+
+    /**
+     * Each property reaches its own builder method: a value that method refuses fails the context
+     * with the core's message for that option (a property wired to the wrong method would carry
+     * another option's message, or none).
+     */
+    @ParameterizedTest(name = "{0}={1}")
+    @CsvSource(delimiter = '|', value = {
+            "skipjack.schema              | Bad-Schema | invalid schema",
+            "skipjack.table-prefix        | 1x_        | invalid table prefix '1x_'",
+            "skipjack.queues.default      | 0          | concurrency of queue 'default' must be between 1 and 10000",
+            "skipjack.queues[bad name]    | 1          | queue",
+            "skipjack.poll-interval       | 1ms        | pollInterval must be at least",
+            "skipjack.lease               | 999ms      | lease must be at least",
+            "skipjack.shutdown-timeout    | -1s        | shutdownTimeout must be at least",
+            "skipjack.rescue-interval     | 1ms        | rescueInterval must be at least",
+            "skipjack.promote-interval    | 1ms        | promoteInterval must be at least",
+            "skipjack.prune-interval      | 1ms        | pruneInterval must be at least",
+            "skipjack.cron-interval       | 1ms        | cronInterval must be at least",
+            "skipjack.unserved-queue-threshold | 1ms   | unservedQueueThreshold must be at least",
+            "skipjack.worker-id           | ' '        | workerId must be 1-200 printable characters",
+            "skipjack.max-args-bytes      | 1          | maxArgsBytes must be between",
+            "skipjack.retention.completed | -1s        | retention of COMPLETED jobs",
+            "skipjack.retention.cancelled | -1s        | retention of CANCELLED jobs",
+            "skipjack.retention.discarded | -1s        | retention of DISCARDED jobs",
+            "skipjack.kinds.send-email.timeout | 0ms   | timeout must be at least 1 ms",
+            "skipjack.kinds.send-email.max-attempts | 0 | maxAttempts must be between"})
+    void eachPropertyReachesItsBuilderMethod(String property, String value, String coreMessage) {
+        runner.withBean(SendEmailHandler.class)
+                .withPropertyValues("skipjack.queues.fallback=1", property + "=" + value)
+                .run(context -> assertThat(context).hasFailed().getFailure().rootCause()
+                        // A map key in brackets is named with a dot: skipjack.queues.bad name.
+                        .hasMessageContaining("Property " + property.replace("[", ".").replace("]", ""))
+                        .hasMessageContaining(coreMessage));
     }
 
     @Test
