@@ -7,6 +7,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.autoconfigure.orm.jpa.HibernateJpaAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
@@ -26,7 +27,7 @@ class FailureAnalysisTest {
     }
 
     @SpringBootConfiguration
-    @EnableAutoConfiguration
+    @EnableAutoConfiguration(exclude = HibernateJpaAutoConfiguration.class) // JDBC: JpaTransactionalEnqueueTest has JPA
     static class AppWithHandlerWithoutKind {
         @Bean
         JobHandler<Report> reportHandler() {
@@ -35,7 +36,7 @@ class FailureAnalysisTest {
     }
 
     @SpringBootConfiguration
-    @EnableAutoConfiguration
+    @EnableAutoConfiguration(exclude = HibernateJpaAutoConfiguration.class) // JDBC: JpaTransactionalEnqueueTest has JPA
     static class EmptyApp {
     }
 

@@ -7,7 +7,9 @@ import org.springframework.boot.actuate.health.HealthComponent;
 import org.springframework.boot.actuate.health.HealthEndpoint;
 import org.springframework.boot.actuate.health.Status;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.autoconfigure.orm.jpa.HibernateJpaAutoConfiguration;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
@@ -20,6 +22,8 @@ import static org.awaitility.Awaitility.await;
  * In an application with the actuator, Skipjack's health is the component {@code skipjack} of the
  * health endpoint, and it counts toward the application's overall status.
  */
+// Closed after the class, while the embedded PostgreSQL runs, not at JVM exit beside its shutdown.
+@DirtiesContext
 @SpringBootTest(classes = HealthEndpointTest.App.class, properties = {
         "skipjack.queues.default=2",
         "management.endpoint.health.show-details=always"})
@@ -34,7 +38,7 @@ class HealthEndpointTest {
     }
 
     @SpringBootConfiguration
-    @EnableAutoConfiguration
+    @EnableAutoConfiguration(exclude = HibernateJpaAutoConfiguration.class) // JDBC: JpaTransactionalEnqueueTest has JPA
     static class App {
     }
 

@@ -12,11 +12,15 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.autoconfigure.orm.jpa.HibernateJpaAutoConfiguration;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.annotation.Transactional;
 import org.springframework.transaction.support.TransactionTemplate;
 
@@ -42,6 +46,8 @@ import static org.awaitility.Awaitility.await;
  * is found through its AutoConfiguration.imports, on the application's own DataSource and
  * transaction manager.
  */
+// Closed after the class, while the embedded PostgreSQL runs, not at JVM exit beside its shutdown.
+@DirtiesContext
 @SpringBootTest(classes = SpringTransactionalEnqueueTest.App.class, properties = {
         "skipjack.queues.default=4",
         "skipjack.poll-interval=50ms",
@@ -63,7 +69,7 @@ class SpringTransactionalEnqueueTest {
 
     /** An application as users write one, without component scanning (the other tests' beans live in this package). */
     @SpringBootConfiguration
-    @EnableAutoConfiguration
+    @EnableAutoConfiguration(exclude = HibernateJpaAutoConfiguration.class) // JDBC: JpaTransactionalEnqueueTest has JPA
     static class App {
         @Bean
         WelcomeHandler welcomeHandler() {
@@ -120,6 +126,8 @@ class SpringTransactionalEnqueueTest {
     JdbcTemplate jdbc;
     @Autowired
     TransactionTemplate transactions;
+    @Autowired
+    PlatformTransactionManager transactionManager;
 
     private void usersTable() {
         jdbc.execute("CREATE TABLE IF NOT EXISTS \"" + SCHEMA + "\".users (name text PRIMARY KEY)");
@@ -127,6 +135,8 @@ class SpringTransactionalEnqueueTest {
 
     @Test
     void aCommittedTransactionKeepsItsJobAndTheJobRuns() {
+        // Boot's JDBC transaction manager, as an application without JPA has.
+        assertThat(transactionManager).isInstanceOf(DataSourceTransactionManager.class);
         usersTable();
         long id = registration.register("ada", false);
 
