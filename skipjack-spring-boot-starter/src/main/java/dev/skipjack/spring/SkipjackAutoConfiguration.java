@@ -19,6 +19,7 @@ import org.springframework.context.annotation.Bean;
 
 import javax.sql.DataSource;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -60,12 +61,6 @@ public class SkipjackAutoConfiguration {
                              ObjectProvider<SkipjackBuilderCustomizer> customizers) {
         HandlerBeans handlers = HandlerBeans.of(beanFactory);
         checkKindsHaveHandlers(properties, handlers);
-        if (properties.isWorkerEnabled() && properties.getQueues().isEmpty() && !handlers.isEmpty()) {
-            throw new InvalidConfigurationException("queue", "handler beans " + handlers.beans().stream()
-                    .map(b -> "'" + b.beanName() + "' (kind '" + b.kind().name() + "')").toList()
-                    + " would never run: no queue is configured. Set skipjack.queues.<name>=<concurrency>,"
-                    + " e.g. skipjack.queues.default=8, or skipjack.worker-enabled=false for an application that only enqueues");
-        }
         Skipjack.Builder builder = Skipjack.builder(dataSource);
         applyProperties(builder, properties);
         handlers.registerOn(builder, beanFactory, kindOptions(properties));
@@ -92,16 +87,21 @@ public class SkipjackAutoConfiguration {
 
     /**
      * Starts the workers when the context is ready and stops them gracefully when it closes,
-     * unless the application only enqueues ({@code skipjack.worker-enabled=false}, or no queue).
+     * unless the application only enqueues ({@code skipjack.worker-enabled=false}, or no queue
+     * and no handler bean).
      *
-     * @param skipjack   the client
-     * @param properties the {@code skipjack.*} properties
+     * @param skipjack    the client
+     * @param properties  the {@code skipjack.*} properties
+     * @param beanFactory where the handler beans are found, to name them if no queue runs them
      * @return the workers' lifecycle
      */
     @Bean
     @ConditionalOnMissingBean
-    public SkipjackWorkers skipjackWorkers(Skipjack skipjack, SkipjackProperties properties) {
-        return new SkipjackWorkers(skipjack, properties.isWorkerEnabled() && !properties.getQueues().isEmpty());
+    public SkipjackWorkers skipjackWorkers(Skipjack skipjack, SkipjackProperties properties,
+                                           ConfigurableListableBeanFactory beanFactory) {
+        List<String> handlerBeans = HandlerBeans.of(beanFactory).beans().stream()
+                .map(b -> "'" + b.beanName() + "' (kind '" + b.kind().name() + "')").toList();
+        return new SkipjackWorkers(skipjack, properties.isWorkerEnabled(), handlerBeans);
     }
 
     private static void checkKindsHaveHandlers(SkipjackProperties properties, HandlerBeans handlers) {

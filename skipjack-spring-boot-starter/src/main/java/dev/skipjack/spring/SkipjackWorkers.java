@@ -1,10 +1,12 @@
 package dev.skipjack.spring;
 
+import dev.skipjack.InvalidConfigurationException;
 import dev.skipjack.Skipjack;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
 
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -15,44 +17,80 @@ import java.util.Objects;
  * destroyed. In the last phase, so workers start after and stop before the lifecycle beans their
  * handlers may use (a web server, message producers).
  *
- * <p>When {@code skipjack.worker-enabled=false}, or no queue is configured, it never starts the
- * workers: the application only enqueues.
+ * <p>When {@code skipjack.worker-enabled=false} it never starts the workers: the application only
+ * enqueues. So it is too when the client has no queue (neither {@code skipjack.queues} nor a
+ * customizer gave one) and no handler bean; handler beans without a queue would never run, and
+ * stop the application instead.
  */
 public class SkipjackWorkers implements SmartLifecycle {
 
     private static final Logger log = LoggerFactory.getLogger(SkipjackWorkers.class);
 
     private final Skipjack skipjack;
-    private final boolean enabled;
+    private final boolean workerEnabled;
+    private final List<String> handlerBeans;
+    private volatile boolean withoutQueue;
     private volatile boolean running;
 
     /**
      * Workers of {@code skipjack}.
      *
-     * @param skipjack the client
-     * @param enabled  whether this application runs jobs at all; false for a producer-only one
+     * @param skipjack      the client
+     * @param workerEnabled whether this application runs jobs at all; false for a producer-only one
+     * @param handlerBeans  the handler beans registered on the client, each as {@code 'bean' (kind
+     *                      'name')}, to name them if no queue would run them
      */
-    public SkipjackWorkers(Skipjack skipjack, boolean enabled) {
+    public SkipjackWorkers(Skipjack skipjack, boolean workerEnabled, List<String> handlerBeans) {
         this.skipjack = Objects.requireNonNull(skipjack, "skipjack");
-        this.enabled = enabled;
+        this.workerEnabled = workerEnabled;
+        this.handlerBeans = List.copyOf(handlerBeans);
     }
 
-    /** Whether this application runs jobs (false: producer only, {@link #start()} does nothing). */
+    /**
+     * Whether this application runs jobs: false when {@code skipjack.worker-enabled=false}, or once
+     * {@link #start()} found no queue (and no handler bean); then it only enqueues.
+     *
+     * @return whether the workers are meant to run here
+     */
     public boolean isEnabled() {
-        return enabled;
+        return workerEnabled && !withoutQueue;
     }
 
+    /**
+     * Starts the workers, unless this application only enqueues.
+     *
+     * @throws InvalidConfigurationException (option {@code queue}) naming the handler beans, when
+     *                                       there are some and the client has no queue
+     */
     @Override
     public synchronized void start() {
-        if (!enabled) {
-            log.info("Skipjack workers not started: this application only enqueues (worker {})", skipjack.workerId());
+        if (!workerEnabled) {
+            log.info("Skipjack workers not started: skipjack.worker-enabled=false, this application only enqueues (worker {})",
+                    skipjack.workerId());
             return;
         }
-        if (!running) {
-            skipjack.start();
-            running = true;
-            log.info("Skipjack workers started (worker {})", skipjack.workerId());
+        if (running || withoutQueue) {
+            return;
         }
+        try {
+            skipjack.start();
+        } catch (InvalidConfigurationException e) {
+            // The core refuses to start a client without a queue; whether that is a mistake depends on the handlers.
+            if (!"queue".equals(e.option())) {
+                throw e;
+            }
+            if (!handlerBeans.isEmpty()) {
+                throw new InvalidConfigurationException("queue", "handler beans " + handlerBeans
+                        + " would never run: no queue is configured. Set skipjack.queues.<name>=<concurrency>,"
+                        + " e.g. skipjack.queues.default=8, or skipjack.worker-enabled=false for an application that only enqueues");
+            }
+            withoutQueue = true;
+            log.info("Skipjack workers not started: no queue configured (skipjack.queues), this application only enqueues"
+                    + " (worker {})", skipjack.workerId());
+            return;
+        }
+        running = true;
+        log.info("Skipjack workers started (worker {})", skipjack.workerId());
     }
 
     @Override

@@ -240,6 +240,23 @@ class SkipjackAutoConfigurationTest {
     }
 
     @Test
+    void customizersChangeTheBuilderAfterThePropertiesAndHandlers() {
+        runner.withBean(SendEmailHandler.class)
+                // The only queue comes from a customizer: the workers start and run it.
+                .withBean("mailQueue", SkipjackBuilderCustomizer.class, () -> builder -> builder.queue("mail", 2))
+                .withBean("otherKind", SkipjackBuilderCustomizer.class, () -> builder -> builder.kind(TRANSFER))
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    Skipjack skipjack = context.getBean(Skipjack.class);
+                    assertThat(skipjack.kinds()).containsExactlyInAnyOrder("send-email", "transfer");
+                    assertThat(context.getBean(SkipjackWorkers.class).isRunning()).isTrue();
+                    long id = skipjack.enqueue(SEND_EMAIL, new SendEmail("ada@example.com"),
+                            dev.skipjack.EnqueueOptions.defaults().withQueue("mail"));
+                    awaitState(skipjack, id, JobState.COMPLETED);
+                });
+    }
+
+    @Test
     void aHandlerBeanWithoutAKindStopsTheContextNamingTheBean() {
         runner.withUserConfiguration(HandlerWithoutKind.class)
                 .withPropertyValues("skipjack.queues.default=1")
@@ -359,7 +376,11 @@ class SkipjackAutoConfigurationTest {
         // Without any queue and without handlers it is a producer too, and starts.
         runner.run(context -> {
             assertThat(context).hasNotFailed();
-            assertThat(context.getBean(SkipjackWorkers.class).isEnabled()).isFalse();
+            SkipjackWorkers workers = context.getBean(SkipjackWorkers.class);
+            assertThat(workers.isEnabled()).isFalse();
+            assertThat(workers.isRunning()).isFalse();
+            assertThat(context.getBean("skipjackHealthIndicator", HealthIndicator.class).health().getStatus())
+                    .isEqualTo(Status.UP);
         });
     }
 
