@@ -98,6 +98,22 @@ class SkipjackAutoConfigurationTest {
         }
     }
 
+    /** A handler bean that injects the template, to enqueue a follow-up job: no dependency cycle. */
+    @HandlesKind("sign-up")
+    static class SignUpHandler implements JobHandler<SendEmail> {
+        private final SkipjackTemplate skipjack;
+
+        SignUpHandler(SkipjackTemplate skipjack) {
+            this.skipjack = skipjack;
+        }
+
+        @Override
+        public Outcome handle(Job<SendEmail> job) {
+            skipjack.enqueue(SEND_EMAIL, new SendEmail("welcome+" + job.args().to()));
+            return Outcome.complete();
+        }
+    }
+
     @Configuration(proxyBeanMethods = false)
     static class HandlerWithoutKind {
         @Bean
@@ -230,6 +246,19 @@ class SkipjackAutoConfigurationTest {
                     HandlerMethods methods = context.getBean(HandlerMethods.class);
                     assertThat(methods.transfers).containsExactly(new Transfer(1, 2, 500));
                     assertThat(methods.batchSizes).containsExactly(2);
+                });
+    }
+
+    @Test
+    void aHandlerBeanMayInjectTheTemplateAndEnqueueFollowUps() {
+        runner.withBean(SendEmailHandler.class)
+                .withBean(SignUpHandler.class)
+                .withPropertyValues("skipjack.queues.default=2")
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    context.getBean(Skipjack.class).enqueue(JobKind.of("sign-up", SendEmail.class), new SendEmail("ada@example.com"));
+                    await().atMost(Duration.ofSeconds(15)).untilAsserted(() ->
+                            assertThat(context.getBean(SendEmailHandler.class).sentTo).containsExactly("welcome+ada@example.com"));
                 });
     }
 
