@@ -36,8 +36,8 @@ import java.util.function.Supplier;
  * {@code DataSourceTransactionManager}'s, or a {@code JpaTransactionManager}'s that exposes its
  * JDBC connection. A transaction of another resource (another DataSource, JTA without this
  * DataSource enlisted) is not joined: the job is enqueued in its own transaction. Every method
- * throws as the {@link Skipjack} method of the same name and never leaves the caller's transaction
- * unusable. Thread-safe.
+ * throws as the {@link Skipjack} method of the same name, and with {@link IllegalStateException} in
+ * a read-only transaction, and never leaves the caller's transaction unusable. Thread-safe.
  */
 public class SkipjackTemplate {
 
@@ -126,6 +126,17 @@ public class SkipjackTemplate {
     }
 
     /**
+     * As {@link #enqueueAll(List)}, saying for each request whether it was a duplicate of a unique
+     * job (F-10).
+     *
+     * @param requests the jobs
+     * @return each request's id and whether it was a duplicate, in request order
+     */
+    public List<EnqueueResult> enqueueAllWithResults(List<JobRequest> requests) {
+        return inCallerTransaction(c -> skipjack.enqueueAllWithResults(c, requests), () -> skipjack.enqueueAllWithResults(requests));
+    }
+
+    /**
      * Enqueues a workflow (F-14): its jobs and the steps they depend on.
      *
      * @param workflow the workflow
@@ -151,11 +162,22 @@ public class SkipjackTemplate {
                 && TransactionSynchronizationManager.getResource(dataSource) != null;
     }
 
+    private static String transactionName() {
+        String name = TransactionSynchronizationManager.getCurrentTransactionName();
+        return name == null ? "unnamed" : name;
+    }
+
     private <R> R inCallerTransaction(Function<Connection, R> inTransaction, Supplier<R> alone) {
         // Only a connection Spring already holds for this DataSource is the caller's transaction;
         // asking DataSourceUtils otherwise would fetch a fresh autocommit connection and bind it.
         if (!joinsTransaction()) {
             return alone.get();
+        }
+        if (TransactionSynchronizationManager.isCurrentTransactionReadOnly()) {
+            // Refused here, before any SQL: the database would refuse the insert and abort the caller's transaction.
+            throw new IllegalStateException("cannot enqueue in a read-only transaction (" + transactionName()
+                    + "): the job would have to commit with it. Enqueue from a read-write @Transactional method, or"
+                    + " outside any transaction");
         }
         Connection connection = DataSourceUtils.getConnection(dataSource);
         try {

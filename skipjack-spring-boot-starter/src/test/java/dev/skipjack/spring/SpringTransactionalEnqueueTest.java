@@ -170,6 +170,22 @@ class SpringTransactionalEnqueueTest {
     }
 
     @Test
+    void aReadOnlyTransactionIsRefusedBeforeAnySqlAndStaysUsable() {
+        TransactionTemplate readOnly = new TransactionTemplate(transactionManager);
+        readOnly.setReadOnly(true);
+        readOnly.setName("reportQuery");
+        long jobs = readOnly.execute(status -> {
+            assertThatThrownBy(() -> template.enqueue(WELCOME, new Welcome("ken")))
+                    .isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("cannot enqueue in a read-only transaction (reportQuery)");
+            // The caller's transaction still works: nothing was sent to the database.
+            return jdbc.queryForObject("SELECT count(*) FROM \"" + SCHEMA + "\".skipjack_jobs", Long.class);
+        });
+        assertThat(jobs).isNotNegative();
+        assertThat(welcomeJobsFor("ken")).isEmpty();
+    }
+
+    @Test
     void outsideATransactionTheJobCommitsAtOnce() throws SQLException {
         assertThat(template.joinsTransaction()).isFalse();
         // Paused, so the state read below is the one the enqueue committed, not a worker's.
