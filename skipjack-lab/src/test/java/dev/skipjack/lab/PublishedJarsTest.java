@@ -39,6 +39,7 @@ class PublishedJarsTest {
                 thinJar("skipjack-dashboard"),
                 thinJar("skipjack-embedded"),
                 thinJar("skipjack-cli"),
+                thinJar("skipjack-spring-boot-starter"),
                 // What users download and run: the CLI with all its dependencies.
                 ROOT.resolve("skipjack-cli/target/skipjack-cli.jar"));
     }
@@ -56,7 +57,8 @@ class PublishedJarsTest {
 
     @ParameterizedTest
     @CsvSource({"skipjack-core, dev.skipjack", "skipjack-dashboard, dev.skipjack.dashboard",
-            "skipjack-embedded, dev.skipjack.embedded", "skipjack-cli, dev.skipjack.cli"})
+            "skipjack-embedded, dev.skipjack.embedded", "skipjack-cli, dev.skipjack.cli",
+            "skipjack-spring-boot-starter, dev.skipjack.spring"})
     void publishedJarDeclaresItsAutomaticModuleName(String module, String moduleName) throws IOException {
         try (JarFile jar = new JarFile(thinJar(module).toFile())) {
             assertThat(jar.getManifest().getMainAttributes().getValue("Automatic-Module-Name")).isEqualTo(moduleName);
