@@ -266,10 +266,13 @@ class LeaseRescueTest extends EveryBackendTest {
     @Test
     void rescuerNeverMovesAJobThatFinishedUnderAShortLease() throws Exception {
         int jobs = 300;
-        Skipjack s = client(builder().lease(Duration.ofSeconds(1)).rescueInterval(Duration.ofMillis(100))
+        // 2 s, not 1: the heartbeat (every third of the lease) must win SQLite's one write lock from
+        // a rescuer hammering it in a loop; on a loaded CI machine three 333 ms chances were once
+        // not enough, and a job whose lease really ran out is rightly rescued.
+        Skipjack s = client(builder().lease(Duration.ofSeconds(2)).rescueInterval(Duration.ofMillis(100))
                 .queue("default", 16).handler(JobKind.of("work", Args.class), job -> {
-                    // Most jobs are quick; some outlive the 1 s lease and rely on the heartbeat.
-                    long workMillis = job.args().n() % 15 == 0 ? 1_500 : job.args().n() % 20;
+                    // Most jobs are quick; some outlive the 2 s lease and rely on the heartbeat.
+                    long workMillis = job.args().n() % 15 == 0 ? 2_500 : job.args().n() % 20;
                     Thread.sleep(workMillis); // the job's work, not synchronization
                     audit(job.id(), job.attempt());
                     return Outcome.complete();
