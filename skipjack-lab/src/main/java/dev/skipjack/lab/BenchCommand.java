@@ -233,7 +233,7 @@ public final class BenchCommand implements Callable<Integer> {
         out.printf(Locale.ROOT, "burst: %,d jobs enqueued at once while a worker of concurrency %d drains them;"
                 + " probes, heap and the dashboard sampled every second...%n", burstJobs, concurrency);
         out.flush();
-        BurstWorkload.Result r = new BurstWorkload(ds, schema).run(burstJobs, concurrency);
+        BurstWorkload.Result r = new BurstWorkload(ds, schema).run(burstJobs, concurrency, out);
         results.add(String.format(Locale.ROOT, "RESULT workload=burst jobs=%d concurrency=%d enqueue_per_s=%.0f drain_s=%.1f"
                         + " held_max=%d heap_idle_mb=%.1f heap_max_mb=%.1f probe_idle_p50_ms=%.2f probe_burst_p50_ms=%.2f"
                         + " probe_burst_p99_ms=%.2f dashboard_idle_p50_ms=%.1f dashboard_burst_p50_ms=%.1f"

@@ -7,6 +7,7 @@ import dev.skipjack.Outcome;
 import dev.skipjack.Skipjack;
 import dev.skipjack.dashboard.SkipjackDashboard;
 
+import java.io.PrintWriter;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
 import java.net.URI;
@@ -21,6 +22,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -66,7 +68,11 @@ public final class BurstWorkload {
         this.schema = schema;
     }
 
-    public Result run(long jobs, int concurrency) throws Exception {
+    /**
+     * Runs the burst; every 10 s a line on {@code progress} gives the backlog, the jobs held and the
+     * last probe and dashboard times, so flatness over the run can be read, not only percentiles.
+     */
+    public Result run(long jobs, int concurrency, PrintWriter progress) throws Exception {
         Map<Integer, Long> probeStarted = new ConcurrentHashMap<>();
         AtomicLong completed = new AtomicLong();
         JobKind<SkipjackDrain.Args> kind = JobKind.of(SkipjackDrain.KIND, SkipjackDrain.Args.class);
@@ -115,13 +121,23 @@ public final class BurstWorkload {
             double heapMax = heapIdle;
             long nextHeap = System.nanoTime();
             long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(30);
+            long nextLine = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
             while (enqueuer.isAlive() || unfinished() > 0) {
                 if (System.nanoTime() > deadline) {
                     throw new IllegalStateException("the burst did not drain within 30 minutes");
                 }
-                heldMax = Math.max(heldMax, running());
-                probeBurst.add(probes.one(Duration.ofMinutes(2)));
-                dashboardBurst.add(dashboardMillis(dashboard));
+                long held = running();
+                heldMax = Math.max(heldMax, held);
+                double probe = probes.one(Duration.ofMinutes(2));
+                double page = dashboardMillis(dashboard);
+                probeBurst.add(probe);
+                dashboardBurst.add(page);
+                if (System.nanoTime() >= nextLine) {
+                    progress.printf(Locale.ROOT, "  t=%3.0f s: %,d completed, %,d held, probe %.1f ms, dashboard %.0f ms%n",
+                            (System.nanoTime() - burstStart) / 1e9, completed.get(), held, probe, page);
+                    progress.flush();
+                    nextLine = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+                }
                 if (System.nanoTime() >= nextHeap) {
                     heapMax = Math.max(heapMax, liveHeapMb());
                     nextHeap = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
