@@ -787,6 +787,7 @@ public final class Skipjack implements AutoCloseable {
         }
         List<WorkerRuntime.QueueSettings> settings = queues.stream()
                 .map(q -> new WorkerRuntime.QueueSettings(q.name(), q.concurrency(), q.maxBatch())).toList();
+        warnIfTheDefaultQueueIsNotServed();
         // Stored before the node starts: its first cron round already sees them.
         declaredSchedules.forEach(this::schedule);
         runtime = StartedNode.start(new StartedNode.Settings(dataSource, sql, workerId, mapper, kinds, settings, timing,
@@ -794,6 +795,26 @@ public final class Skipjack implements AutoCloseable {
                 listenNotify ? InsertNotifications.channel(names) : null,
                 new CronTicker(dataSource, sql, inserter, uniqueKeys, this::wakeQueues, this::withKindLimit), cronInterval,
                 unservedQueueThreshold));
+    }
+
+    /**
+     * A job enqueued without {@link EnqueueOptions#withQueue} goes to {@value EnqueueOptions#DEFAULT_QUEUE}.
+     * A node that runs handlers but does not serve that queue leaves such jobs of its kinds to other
+     * nodes, or to none; said once, at start (issue 14). The leader's unserved-queue check names
+     * the queue later if no node serves it.
+     */
+    private void warnIfTheDefaultQueueIsNotServed() {
+        if (queues.stream().anyMatch(q -> q.name().equals(EnqueueOptions.DEFAULT_QUEUE))) {
+            return;
+        }
+        List<String> handled = kinds.values().stream().filter(k -> k.mode().runnable()).map(RegisteredKind::kind).toList();
+        if (!handled.isEmpty()) {
+            log.warn("this node runs handlers for kinds {} but does not serve queue '{}', where jobs enqueued without"
+                            + " EnqueueOptions.withQueue go: those run only on nodes serving '{}'. Serve it here too"
+                            + " (Builder.queue(\"{}\", n)) or enqueue these kinds to a queue this node serves: {}",
+                    handled, EnqueueOptions.DEFAULT_QUEUE, EnqueueOptions.DEFAULT_QUEUE, EnqueueOptions.DEFAULT_QUEUE,
+                    queues.stream().map(q -> q.name()).toList());
+        }
     }
 
     /** Graceful stop (F-18) with the configured shutdown timeout. */

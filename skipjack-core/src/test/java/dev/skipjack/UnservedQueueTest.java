@@ -5,6 +5,7 @@ import dev.skipjack.internal.sql.Dialect;
 import dev.skipjack.internal.sql.SqlStatements;
 import dev.skipjack.internal.sql.TableNames;
 import dev.skipjack.support.EveryBackendTest;
+import dev.skipjack.support.LogCapture;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -13,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Rows no one will run are visible: a queue with jobs waiting past a threshold that no running
@@ -59,5 +61,47 @@ class UnservedQueueTest extends EveryBackendTest {
         assertThat(watch(Duration.ofMinutes(5)).check()).as("served now").isEmpty();
         await("the reports jobs to run", WAIT, () -> admin.queues().stream()
                 .filter(q -> q.name().equals("reports")).findFirst().orElseThrow().count(JobState.COMPLETED) == 3);
+    }
+
+    /** Schema version 13: the database refuses what {@code enqueue} would, so plain SQL cannot strand a job. */
+    @Test
+    void aRowInsertedWithPlainSqlIntoAQueueNameSkipjackRefusesIsRefusedByTheDatabase() {
+        client(builder()); // migrates
+        for (String bad : List.of("Default", "mail queue", "-mail", "mail!", "Mail")) {
+            assertThatThrownBy(() -> execute("INSERT INTO " + jobsTable() + " (queue, kind, args, state, attempt)"
+                    + " VALUES ('" + bad + "', 'work', '{}', 'available', 0)")).as(bad).isNotNull();
+        }
+        for (String good : List.of("default", "mail.v2-eu_1", "0")) {
+            execute("INSERT INTO " + jobsTable() + " (queue, kind, args, state, attempt) VALUES ('" + good + "', 'work', '{}', 'available', 0)");
+        }
+        assertThat(queryLong("SELECT count(*) FROM " + jobsTable())).as("only the good names were stored").isEqualTo(3);
+        long id = queryLong("SELECT min(id) FROM " + jobsTable());
+        assertThatThrownBy(() -> execute("UPDATE " + jobsTable() + " SET queue = 'Default' WHERE id = " + id))
+                .as("an update to a bad name").isNotNull();
+        assertThat(queryLong("SELECT count(*) FROM " + jobsTable() + " WHERE queue = 'default'")).isEqualTo(1);
+    }
+
+    /** A job enqueued without a queue goes to 'default': a node running handlers that does not serve it says so at start. */
+    @Test
+    void aNodeRunningHandlersButNotServingTheDefaultQueueWarnsAtStart() {
+        assertThat(warningsAtStart(builder().workerId("mail-only").queue("mail", 1).handler(WORK, job -> Outcome.complete())))
+                .singleElement().asString()
+                .contains("WARN")
+                .contains("kinds [work]")
+                .contains("does not serve queue 'default'")
+                .contains("[mail]");
+        assertThat(warningsAtStart(builder().queue("default", 1).queue("mail", 1).handler(WORK, job -> Outcome.complete())))
+                .as("serves 'default'").isEmpty();
+        assertThat(warningsAtStart(builder().queue("mail", 1).kind(WORK)))
+                .as("no handler here: nothing of its own is stranded").isEmpty();
+    }
+
+    private List<String> warningsAtStart(Skipjack.Builder builder) {
+        Skipjack s = client(builder);
+        try (LogCapture log = new LogCapture()) {
+            s.start();
+            s.stop(Duration.ofSeconds(5));
+            return log.linesContaining("does not serve queue");
+        }
     }
 }
