@@ -12,7 +12,6 @@ import org.junit.jupiter.api.Test;
 
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -283,17 +282,7 @@ class FaultInjectionTest extends AuditedEveryBackendTest {
         }
         AuditTables audit = auditTables();
         try (Connection c = dataSource.getConnection()) {
-            AuditTables.WorkerConnection victim = audit.randomWorkerConnection(c);
-            if (victim == null) {
-                return 0;
-            }
-            try (Statement s = c.createStatement()) {
-                s.execute("KILL CONNECTION " + victim.id());
-            } catch (SQLException gone) {
-                return 0; // it closed between the two statements (unknown thread id)
-            }
-            audit.recordFault(c, victim.worker(), "terminated");
-            return 1;
+            return audit.killRandomWorkerConnection(c);
         } catch (SQLException e) {
             throw new IllegalStateException(e);
         }

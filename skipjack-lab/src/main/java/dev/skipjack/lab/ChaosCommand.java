@@ -228,7 +228,13 @@ public final class ChaosCommand implements Callable<Integer> {
                 nextKill = now + TimeUnit.SECONDS.toNanos(killEverySeconds);
             }
             if (now > nextTerminate) {
-                terminated += backend == Backend.POSTGRESQL ? terminateOne(ds, schema) : killOneConnection(ds, audit);
+                if (backend == Backend.POSTGRESQL) {
+                    terminated += terminateOne(ds, schema);
+                } else {
+                    try (Connection c = ds.getConnection()) {
+                        terminated += audit.killRandomWorkerConnection(c);
+                    }
+                }
                 nextTerminate = now + TimeUnit.SECONDS.toNanos(terminateEverySeconds);
             }
             if (now > nextRestart) {
@@ -320,28 +326,6 @@ public final class ChaosCommand implements Callable<Integer> {
                 rs.next();
                 return rs.getInt(1);
             }
-        }
-    }
-
-    /**
-     * Kills one random connection of this run's workers on MariaDB/MySQL (each worker connection
-     * recorded its id in the audit) and records the fault against its worker: a handler whose
-     * write committed just before the kill sees an error, and its job runs again. Returns how
-     * many it killed (0 or 1).
-     */
-    private static int killOneConnection(DataSource ds, AuditTables audit) throws SQLException {
-        try (Connection c = ds.getConnection()) {
-            AuditTables.WorkerConnection victim = audit.randomWorkerConnection(c);
-            if (victim == null) {
-                return 0;
-            }
-            try (Statement s = c.createStatement()) {
-                s.execute("KILL CONNECTION " + victim.id());
-            } catch (SQLException gone) {
-                return 0; // it closed between the two statements (unknown thread id)
-            }
-            audit.recordFault(c, victim.worker(), "terminated");
-            return 1;
         }
     }
 

@@ -114,6 +114,26 @@ public final class AuditTables {
         }
     }
 
+    /**
+     * Kills one random open connection of this audit's workers on the MySQL family ({@code KILL
+     * CONNECTION}) and records the fault against the worker that opened it: a handler whose write
+     * committed just before the kill sees an error, and its job runs again, explained. Returns how
+     * many it killed (0 or 1: none open, or it closed between the two statements).
+     */
+    public int killRandomWorkerConnection(Connection c) throws SQLException {
+        WorkerConnection victim = randomWorkerConnection(c);
+        if (victim == null) {
+            return 0;
+        }
+        try (Statement s = c.createStatement()) {
+            s.execute("KILL CONNECTION " + victim.id());
+        } catch (SQLException gone) {
+            return 0; // unknown thread id: it closed meanwhile
+        }
+        recordFault(c, victim.worker(), "terminated");
+        return 1;
+    }
+
     /** The database clock now, in epoch microseconds (to pass to {@link #recordExecution}). */
     public long databaseNowMicros(Connection c) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(get("audit_now_micros")); ResultSet rs = ps.executeQuery()) {
