@@ -205,7 +205,9 @@ public final class SkipjackMetrics implements SkipjackListener {
 
         private static Counter counter(MeterRegistry registry, String name, String description, String queue,
                                        String kind) {
-            return Counter.builder(name).description(description).baseUnit("jobs")
+            // No base unit: the name says jobs already, and Prometheus would append it again
+            // (skipjack_jobs_enqueued_jobs_total).
+            return Counter.builder(name).description(description)
                     .tags("queue", queue, "kind", kind).register(registry);
         }
     }
