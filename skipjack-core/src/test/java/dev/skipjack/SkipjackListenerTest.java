@@ -1,7 +1,7 @@
 package dev.skipjack;
 
 import dev.skipjack.SkipjackListener.JobResult;
-import dev.skipjack.support.DatabaseTest;
+import dev.skipjack.support.EveryBackendTest;
 import dev.skipjack.support.LogCapture;
 import org.junit.jupiter.api.Test;
 
@@ -17,9 +17,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The observation SPI: a registered {@link SkipjackListener} hears of every job enqueued, every
  * claim round, every start with its wait in the queue and every run's result; a listener that
- * throws breaks neither an enqueue nor a worker and is logged once.
+ * throws breaks neither an enqueue nor a worker and is logged once. On every backend: the events
+ * come from the job path that each dialect shares, and the wait from each one's run_at.
  */
-class SkipjackListenerTest extends DatabaseTest {
+class SkipjackListenerTest extends EveryBackendTest {
 
     record Args(int n) {
     }
