@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JavaType;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import dev.skipjack.internal.observe.ListenerFanOut;
 import dev.skipjack.internal.enqueue.ArgsEncoder;
 import dev.skipjack.internal.kind.ExecutionMode;
 import dev.skipjack.internal.concurrency.ConcurrencyAdmission;
@@ -140,6 +141,8 @@ public final class Skipjack implements AutoCloseable {
     private final Duration cronInterval;
     private final Duration unservedQueueThreshold;
     private final Map<JobState, Duration> retention;
+    /** The registered SkipjackListeners; NONE when there are none. */
+    private final ListenerFanOut listeners;
     private StartedNode runtime;
 
     private Skipjack(Builder b, Dialect dialect, String schema) {
@@ -191,6 +194,7 @@ public final class Skipjack implements AutoCloseable {
         this.declaredSchedules = List.copyOf(b.schedules.values());
         this.cronInterval = b.cronInterval;
         this.unservedQueueThreshold = b.unservedQueueThreshold;
+        this.listeners = ListenerFanOut.of(b.listeners);
     }
 
     /** A builder of a client on {@code dataSource}; every other setting has a default. */
@@ -367,6 +371,7 @@ public final class Skipjack implements AutoCloseable {
         for (int attempt = 1; ; attempt++) {
             try {
                 List<EnqueueResult> results = Transactions.inTransaction(dataSource, c -> inserter.insert(c, rows));
+                reportEnqueued(rows, results);
                 wakeLocalFetchers(rows);
                 admitKeyed(rows);
                 return results;
@@ -384,10 +389,45 @@ public final class Skipjack implements AutoCloseable {
     /** As {@link #enqueueAllWithResults(List)}, inside the caller's transaction on {@code connection}. */
     public List<EnqueueResult> enqueueAllWithResults(Connection connection, List<JobRequest> requests) {
         List<InsertRow> rows = validate(requests);
+        List<EnqueueResult> results;
         try {
-            return Transactions.guarded(connection, sql.dialect(), c -> inserter.insert(c, rows));
+            results = Transactions.guarded(connection, sql.dialect(), c -> inserter.insert(c, rows));
         } catch (SQLException e) {
             throw enqueueFailed(rows.size(), e);
+        }
+        reportEnqueued(rows, results);
+        return results;
+    }
+
+    /**
+     * Tells the listeners what was inserted, one event per run of consecutive rows of one queue and
+     * kind (a batch is usually one kind), without a map; duplicates of unique jobs inserted nothing.
+     * {@code results} null: every row was inserted.
+     */
+    private void reportEnqueued(List<InsertRow> rows, List<EnqueueResult> results) {
+        if (!listeners.active()) {
+            return;
+        }
+        int count = 0;
+        for (int i = 0; i < rows.size(); i++) {
+            InsertRow row = rows.get(i);
+            if (results == null || !results.get(i).duplicate()) {
+                count++;
+            }
+            InsertRow next = i + 1 < rows.size() ? rows.get(i + 1) : null;
+            if (next == null || !next.queue().equals(row.queue()) || !next.kind().equals(row.kind())) {
+                if (count > 0) {
+                    listeners.jobsEnqueued(row.queue(), row.kind(), count);
+                }
+                count = 0;
+            }
+        }
+    }
+
+    /** As {@link #reportEnqueued(List, List)} for a workflow, all of whose jobs are inserted. */
+    private void reportEnqueued(List<WorkflowInserter.StepRow> steps) {
+        if (listeners.active()) {
+            reportEnqueued(steps.stream().map(WorkflowInserter.StepRow::job).toList(), null);
         }
     }
 
@@ -418,6 +458,7 @@ public final class Skipjack implements AutoCloseable {
             try {
                 WorkflowInserter.Inserted inserted = Transactions.inTransaction(dataSource,
                         c -> workflowInserter.insert(c, workflow.name(), workflow.policy().dbValue(), steps));
+                reportEnqueued(steps);
                 wakeQueues(inserted.queuesDueNow());
                 return enqueued(inserted, steps);
             } catch (SQLException e) {
@@ -439,7 +480,10 @@ public final class Skipjack implements AutoCloseable {
         Objects.requireNonNull(connection, "connection");
         List<WorkflowInserter.StepRow> steps = validate(workflow);
         try {
-            return enqueued(workflowInserter.insert(connection, workflow.name(), workflow.policy().dbValue(), steps), steps);
+            EnqueuedWorkflow enqueued = enqueued(workflowInserter.insert(connection, workflow.name(),
+                    workflow.policy().dbValue(), steps), steps);
+            reportEnqueued(steps);
+            return enqueued;
         } catch (SQLException e) {
             throw new SkipjackException("enqueue of workflow '" + workflow.name() + "' (" + steps.size()
                     + " jobs) failed: " + e.getMessage(), e);
@@ -794,7 +838,7 @@ public final class Skipjack implements AutoCloseable {
                 rescueInterval, promoteInterval, pruneInterval, retention,
                 listenNotify ? InsertNotifications.channel(names) : null,
                 new CronTicker(dataSource, sql, inserter, uniqueKeys, this::wakeQueues, this::withKindLimit), cronInterval,
-                unservedQueueThreshold));
+                unservedQueueThreshold, listeners));
     }
 
     /**
@@ -907,6 +951,7 @@ public final class Skipjack implements AutoCloseable {
         private Duration unservedQueueThreshold = DEFAULT_UNSERVED_QUEUE_THRESHOLD;
         private DatabaseClock clock = new DatabaseClock();
         private Backend backend;
+        private final List<SkipjackListener> listeners = new ArrayList<>();
         private final Map<JobState, Duration> retention = new EnumMap<>(Map.of(
                 JobState.COMPLETED, DEFAULT_COMPLETED_RETENTION,
                 JobState.CANCELLED, DEFAULT_CANCELLED_RETENTION,
@@ -1235,6 +1280,17 @@ public final class Skipjack implements AutoCloseable {
          */
         public Builder unservedQueueThreshold(Duration threshold) {
             this.unservedQueueThreshold = requireAtLeast("unservedQueueThreshold", threshold, Duration.ofSeconds(1));
+            return this;
+        }
+
+        /**
+         * Adds a listener told what this client does: jobs enqueued, claimed, started and finished,
+         * leases rescued ({@link SkipjackListener}; for metrics, {@code skipjack-micrometer}). Listeners
+         * are called in the order added; one that throws is logged and skipped, never failing the job
+         * or the enqueue that called it.
+         */
+        public Builder listener(SkipjackListener listener) {
+            listeners.add(Objects.requireNonNull(listener, "listener"));
             return this;
         }
 

@@ -4,6 +4,7 @@ import dev.skipjack.InvalidConfigurationException;
 import dev.skipjack.JobState;
 import dev.skipjack.KindOptions;
 import dev.skipjack.Skipjack;
+import dev.skipjack.SkipjackListener;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -52,18 +53,22 @@ public class SkipjackAutoConfiguration {
      * @param properties  the {@code skipjack.*} properties
      * @param beanFactory where the handler beans are found
      * @param customizers changes applied last
+     * @param listeners   every {@link SkipjackListener} bean, registered in their order (the
+     *                    metrics of {@code skipjack-micrometer} are one)
      * @return the client
      */
     @Bean
     @ConditionalOnMissingBean
     public Skipjack skipjack(DataSource dataSource, SkipjackProperties properties,
                              ConfigurableListableBeanFactory beanFactory,
-                             ObjectProvider<SkipjackBuilderCustomizer> customizers) {
+                             ObjectProvider<SkipjackBuilderCustomizer> customizers,
+                             ObjectProvider<SkipjackListener> listeners) {
         HandlerBeans handlers = HandlerBeans.of(beanFactory);
         checkKindsHaveHandlers(properties, handlers);
         Skipjack.Builder builder = Skipjack.builder(dataSource);
         applyProperties(builder, properties);
         handlers.registerOn(builder, beanFactory, kindOptions(properties));
+        listeners.orderedStream().forEach(builder::listener);
         customizers.orderedStream().forEach(c -> c.customize(builder));
         Skipjack skipjack = builder.build();
         if (properties.isMigrateOnStart()) {

@@ -1,5 +1,6 @@
 package dev.skipjack.internal.node;
 
+import dev.skipjack.internal.observe.ListenerFanOut;
 import dev.skipjack.internal.pool.PoolSizeCheck;
 import dev.skipjack.internal.sql.Capability;
 
@@ -44,7 +45,8 @@ public final class StartedNode {
                            List<WorkerRuntime.QueueSettings> queues, WorkerRuntime.Timing timing,
                            Duration rescueInterval, Duration promoteInterval, Duration pruneInterval,
                            Map<JobState, Duration> retention, String notifyChannel,
-                           CronTicker cronTicker, Duration cronInterval, Duration unservedQueueThreshold) {
+                           CronTicker cronTicker, Duration cronInterval, Duration unservedQueueThreshold,
+                           ListenerFanOut listeners) {
     }
 
     private final WorkerRuntime workers;
@@ -56,12 +58,17 @@ public final class StartedNode {
     private StartedNode(Settings s) {
         this.pausedQueues = new PausedQueues(s.dataSource(), s.sql(), this::wake);
         this.workers = new WorkerRuntime(s.dataSource(), s.sql(), s.workerId(), s.mapper(), s.kinds(), s.queues(),
-                s.timing(), pausedQueues, s.notifyChannel());
+                s.timing(), pausedQueues, s.notifyChannel(), s.listeners());
         // A term of two rescue rounds: renewed every round, so one missed round keeps it.
         LeaderElector leader = new LeaderElector(s.dataSource(), s.sql(), s.workerId(), s.rescueInterval().multipliedBy(2));
         List<MaintenanceTask> tasks = new ArrayList<>();
-        tasks.add(MaintenanceTask.leaderOnly("lease rescue", s.rescueInterval(),
-                new LeaseRescuer(s.dataSource(), s.sql(), s.notifyChannel())::rescueAll));
+        LeaseRescuer rescuer = new LeaseRescuer(s.dataSource(), s.sql(), s.notifyChannel());
+        tasks.add(MaintenanceTask.leaderOnly("lease rescue", s.rescueInterval(), () -> {
+            int rescued = rescuer.rescueAll();
+            if (rescued > 0) {
+                s.listeners().leasesRescued(rescued);
+            }
+        }));
         // Every node: promotion wakes the node's own fetchers, and is safe to run concurrently.
         tasks.add(MaintenanceTask.everyNode("due job promotion", s.promoteInterval(),
                 new DueJobPromoter(s.dataSource(), s.sql(), this::wake, s.notifyChannel())::promoteAll));

@@ -6,16 +6,19 @@ import com.fasterxml.jackson.databind.ObjectReader;
 import dev.skipjack.Job;
 import dev.skipjack.KindOptions;
 import dev.skipjack.Outcome;
+import dev.skipjack.SkipjackListener;
 import dev.skipjack.WorkflowContext;
 import dev.skipjack.internal.claim.ClaimedJob;
 import dev.skipjack.internal.complete.Completion;
 import dev.skipjack.internal.kind.RegisteredKind;
+import dev.skipjack.internal.observe.ListenerFanOut;
 import dev.skipjack.internal.workflow.WorkflowContexts;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
@@ -51,10 +54,13 @@ final class JobExecutor {
     private final ReportWriter reports;
     /** Readers of the kinds' args types: resolved once, not on every job. */
     private final Map<JavaType, ObjectReader> readers = new ConcurrentHashMap<>();
+    /** Told when a job starts and how its run ended (SkipjackListener). */
+    private final ListenerFanOut listeners;
 
     JobExecutor(Map<String, RegisteredKind> kinds, ObjectMapper mapper, OutcomeTranslator translator,
                 LeasedCompletions completions, ScheduledExecutorService timers, String workerId,
-                WorkflowContexts workflowContexts, ReportWriter reports) {
+                WorkflowContexts workflowContexts, ReportWriter reports, ListenerFanOut listeners) {
+        this.listeners = listeners;
         this.kinds = kinds;
         this.mapper = mapper;
         this.translator = translator;
@@ -86,6 +92,18 @@ final class JobExecutor {
      * job's own transaction in transactional mode, null in lease mode. Never throws.
      */
     Completion execute(ClaimedJob claimed, Execution execution, Connection tx) {
+        if (!listeners.active()) {
+            return executeOrFail(claimed, execution, tx);
+        }
+        long startedAt = System.nanoTime();
+        listeners.jobStarted(claimed.queue(), claimed.kind(), claimed.attempt(), queueWait(claimed));
+        Completion completion = executeOrFail(claimed, execution, tx);
+        listeners.jobFinished(claimed.queue(), claimed.kind(), claimed.attempt(), resultOf(completion),
+                Duration.ofNanos(System.nanoTime() - startedAt));
+        return completion;
+    }
+
+    private Completion executeOrFail(ClaimedJob claimed, Execution execution, Connection tx) {
         try {
             return executeHandler(claimed, execution, tx);
         } catch (Throwable t) {
@@ -93,6 +111,32 @@ final class JobExecutor {
             log.error("recording the outcome of job {} failed; recording a failed attempt", claimed.id(), t);
             return translator.fromFailure(claimed, "InternalError", OutcomeTranslator.messageOf(t), null,
                     KindOptions.defaults(), workerId);
+        }
+    }
+
+    /**
+     * How long the job was due before it starts: this JVM's clock minus its run_at on the
+     * database clock. The clocks may differ a little, so a start "before" the due time counts as
+     * no wait.
+     */
+    static Duration queueWait(ClaimedJob claimed) {
+        long nowMicros = Math.multiplyExact(System.currentTimeMillis(), 1_000L);
+        return Duration.ofNanos(Math.max(0L, nowMicros - claimed.runAtMicros()) * 1_000L);
+    }
+
+    /** The listener's name for a completion: its next state, and for a job that runs again, whether an attempt failed. */
+    static SkipjackListener.JobResult resultOf(Completion c) {
+        switch (c.state()) {
+            case "completed":
+                return SkipjackListener.JobResult.COMPLETED;
+            case "discarded":
+                return SkipjackListener.JobResult.DISCARDED;
+            case "cancelled":
+                return SkipjackListener.JobResult.CANCELLED;
+            default:
+                // Runs again (available, scheduled, retryable, or waiting for a rate-limited key's
+                // slot): a failed attempt records an error, a snooze does not.
+                return c.errorJson() != null ? SkipjackListener.JobResult.FAILED : SkipjackListener.JobResult.SNOOZED;
         }
     }
 

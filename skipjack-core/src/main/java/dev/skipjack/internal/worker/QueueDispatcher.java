@@ -3,6 +3,7 @@ package dev.skipjack.internal.worker;
 import dev.skipjack.internal.sql.Dialect;
 import dev.skipjack.internal.sql.ConnectionHints;
 import dev.skipjack.internal.claim.ClaimedJob;
+import dev.skipjack.internal.observe.ListenerFanOut;
 import dev.skipjack.internal.complete.BatchCompleter;
 import dev.skipjack.internal.pause.PausedQueues;
 import org.slf4j.Logger;
@@ -78,10 +79,14 @@ final class QueueDispatcher {
     /** False after a lease-mode claim came back empty: transactional runs may then take every slot. */
     private volatile boolean leaseWorkLikely = true;
     private volatile boolean running;
+    /** Told the size of each claim round that took jobs (SkipjackListener.jobsClaimed). */
+    private final ListenerFanOut listeners;
 
     QueueDispatcher(WorkerRuntime.QueueSettings settings, WorkerRuntime.Timing timing, ClaimRound claims,
                     JobExecutor executor, TransactionalRunner transactional, ExecutionTracker tracker,
-                    LeasedCompletions completions, ExecutorService jobThreads, PausedQueues pausedQueues, Dialect dialect) {
+                    LeasedCompletions completions, ExecutorService jobThreads, PausedQueues pausedQueues, Dialect dialect,
+                    ListenerFanOut listeners) {
+        this.listeners = listeners;
         this.dialect = dialect;
         this.queue = settings.name();
         this.concurrency = settings.concurrency();
@@ -210,6 +215,9 @@ final class QueueDispatcher {
     private int claimAndPlace(int want) throws Exception {
         ClaimRound.Claimed round = claims.claim(want);
         List<ClaimedJob> jobs = round.jobs();
+        if (!jobs.isEmpty() && listeners.active()) {
+            listeners.jobsClaimed(queue, jobs.size());
+        }
         if (round.failure() == null) {
             leaseWorkLikely = !jobs.isEmpty();
         }

@@ -7,6 +7,7 @@ import dev.skipjack.internal.claim.JobClaimer;
 import dev.skipjack.internal.complete.BatchCompleter;
 import dev.skipjack.internal.complete.CompletionWriter;
 import dev.skipjack.internal.concurrency.ConcurrencyAdmission;
+import dev.skipjack.internal.observe.ListenerFanOut;
 import dev.skipjack.internal.pause.PausedQueues;
 import dev.skipjack.internal.sql.Capability;
 import dev.skipjack.internal.sql.SqlStatements;
@@ -75,7 +76,7 @@ public final class WorkerRuntime {
     /** Builds the path of a job, claim → dispatch → execute → complete, once per queue. */
     public WorkerRuntime(DataSource dataSource, SqlStatements sql, String workerId, ObjectMapper mapper,
                          Map<String, RegisteredKind> kinds, List<QueueSettings> queues, Timing timing,
-                         PausedQueues pausedQueues, String notifyChannel) {
+                         PausedQueues pausedQueues, String notifyChannel, ListenerFanOut listeners) {
         this.dataSource = dataSource;
         this.sql = sql;
         this.workerId = workerId;
@@ -92,7 +93,7 @@ public final class WorkerRuntime {
         JobClaimer claimer = new JobClaimer(sql, workerId, timing.lease());
         this.reports = new ReportWriter(dataSource, sql);
         JobExecutor executor = new JobExecutor(kinds, mapper, translator, completions, timeouts, workerId,
-                new WorkflowContexts(dataSource, sql, mapper), reports);
+                new WorkflowContexts(dataSource, sql, mapper), reports, listeners);
         // Kinds the lease claim leaves alone: those claimed inside their job's transaction (by the job
         // threads), and declared-only kinds (by whichever service has their handler).
         Set<String> claimedInTransaction = new TreeSet<>();
@@ -112,7 +113,7 @@ public final class WorkerRuntime {
                     : new TransactionalRunner(dataSource, sql, claimer, writer, tracker, translator, executor, kinds,
                     workerId, q.name(), claimedInTransaction, reports);
             fetchers.put(q.name(), new QueueDispatcher(q, timing, claims, executor, transactional, tracker, completions,
-                    jobThreads, pausedQueues, sql.dialect()));
+                    jobThreads, pausedQueues, sql.dialect(), listeners));
         }
     }
 

@@ -3,6 +3,7 @@ package dev.skipjack.internal.worker;
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.skipjack.internal.observe.ListenerFanOut;
 import dev.skipjack.KindOptions;
 import dev.skipjack.Outcome;
 import dev.skipjack.internal.claim.ClaimedJob;
@@ -77,7 +78,8 @@ class AbandonedBeforeHandlerTest {
                     return Outcome.complete();
                 }));
         // The completions are not used by execute(): runLeased hands them its result.
-        return new JobExecutor(Map.of("k", kind), mapper, new OutcomeTranslator(mapper), null, timers, "w1", null, null);
+        return new JobExecutor(Map.of("k", kind), mapper, new OutcomeTranslator(mapper), null, timers, "w1", null, null,
+                ListenerFanOut.NONE);
     }
 
     private static ClaimedJob claimed(long id) {
