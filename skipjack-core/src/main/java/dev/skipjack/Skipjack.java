@@ -552,6 +552,22 @@ public final class Skipjack implements AutoCloseable {
         return ids;
     }
 
+    /**
+     * The key a {@link ShardedSkipjack} keeps on one shard: the request's concurrency, rate or
+     * sequence key, else its unique key; null when it has neither. Checks the request as its
+     * enqueue will; only a request with a key pays for it here.
+     */
+    String routingKey(JobRequest request) {
+        EnqueueOptions o = request.options();
+        boolean kindLimited = (request.handle() != null && request.handle().concurrencyLimit() != null)
+                || kindLimits.containsKey(request.kind());
+        if (o.unique() == null && o.concurrency() == null && !kindLimited) {
+            return null;
+        }
+        InsertRow row = validate(request);
+        return row.concurrencyKey() != null ? row.concurrencyKey() : row.uniqueKey();
+    }
+
     private List<InsertRow> validate(List<JobRequest> requests) {
         Objects.requireNonNull(requests, "requests");
         List<InsertRow> rows = new ArrayList<>(requests.size());
