@@ -21,13 +21,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The jars users get carry none of Skipjack's own test and lab equipment: no audit, benchmark or
- * chaos class or resource. That equipment lives in skipjack-testing and skipjack-lab, which are
+ * chaos class or resource. That equipment lives in skipjack-audit and skipjack-lab, which are
  * never published. This module is built last in the reactor, so the published modules' jars are
  * in their target directories when this runs.
  */
 class PublishedJarsTest {
 
-    /** Names that belong to the audit (skipjack-testing) or to bench and chaos (skipjack-lab). */
+    /** Names that belong to the audit (skipjack-audit) or to bench and chaos (skipjack-lab). */
     private static final Pattern LAB_OR_TEST = Pattern.compile("audit|bench|chaos", Pattern.CASE_INSENSITIVE);
 
     private static final Path ROOT = Path.of(System.getProperty("skipjack.root", ".."));
