@@ -70,6 +70,26 @@ class DrainTest extends EveryBackendTest {
     }
 
     @Test
+    void jobsWaitingForASlotOfTheirKindsLimitRunAsTheJobsBeforeThemEnd() {
+        JobKind<String> limited = JobKind.of("one-at-a-time", String.class).limitedTo(1);
+        List<String> ran = new CopyOnWriteArrayList<>();
+        Skipjack skipjack = client(builder().handler(limited, job -> {
+            ran.add(job.args());
+            return Outcome.complete();
+        }));
+        skipjack.enqueue(limited, "first");
+        skipjack.enqueue(limited, "second");
+        skipjack.enqueue(limited, "third");
+        SkipjackTester tester = SkipjackTester.of(skipjack);
+        assertThat(tester.enqueued(JobMatcher.kind(limited).state(JobState.WAITING))).hasSize(2);
+
+        DrainResult drained = tester.drain();
+
+        assertThat(ran).containsExactly("first", "second", "third");
+        assertThat(drained.jobs(JobState.COMPLETED)).hasSize(3);
+    }
+
+    @Test
     void aRetryRunsInADrainOnceTheClockMadeItDue() {
         AtomicInteger attempts = new AtomicInteger();
         Skipjack skipjack = client(builder().handler(STEP,
