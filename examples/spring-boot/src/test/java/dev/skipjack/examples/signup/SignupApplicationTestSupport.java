@@ -3,9 +3,10 @@ package dev.skipjack.examples.signup;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.skipjack.JobInfo;
-import dev.skipjack.JobQuery;
 import dev.skipjack.JobState;
 import dev.skipjack.Skipjack;
+import dev.skipjack.testing.JobMatcher;
+import dev.skipjack.testing.SkipjackTester;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
@@ -29,8 +30,9 @@ import static org.awaitility.Awaitility.await;
  * this one without properties of its own shares one Spring context (the cache key is this
  * configuration), so the suite starts it once.
  *
- * <p>The assertions about jobs are the small helpers below, so that they can move to
- * {@code skipjack-testing}'s helpers without touching the tests.
+ * <p>The assertions about jobs read the jobs table through {@code skipjack-testing}'s
+ * {@link SkipjackTester}; workers run here, so jobs are waited for rather than run by the test
+ * ({@link WelcomeEmailHandlerTest} runs them itself, with workers off).
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
         "signup.embedded-database=true",
@@ -57,10 +59,9 @@ abstract class SignupApplicationTestSupport {
                 .hasValueSatisfying(job -> assertThat(job.state()).as("job %s: %s", id, job).isEqualTo(JobState.COMPLETED)));
     }
 
-    /** The welcome-email jobs enqueued for {@code email}, whatever their state. */
+    /** The welcome-email jobs enqueued for {@code email}, whatever their state, read from the jobs table. */
     List<JobInfo> welcomeEmailJobsFor(String email) {
-        return skipjack.admin().jobs(JobQuery.all().kind(WelcomeEmail.KIND.name())
-                .argsContain("{\"email\": \"" + email + "\"}")).jobs();
+        return SkipjackTester.of(skipjack).enqueued(JobMatcher.kind(WelcomeEmail.KIND).args(Map.of("email", email)));
     }
 
     Optional<Map<String, Object>> account(String email) {
