@@ -7,6 +7,7 @@ import picocli.CommandLine;
 
 import java.io.PrintWriter;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The database an operator command works on. These commands need a real database: an embedded
@@ -19,10 +20,17 @@ final class AdminConnection implements AutoCloseable {
 
     private final DatabaseConnection connection;
     private final Skipjack client;
+    private final String displayName;
 
-    private AdminConnection(DatabaseConnection connection, Skipjack client) {
+    private AdminConnection(DatabaseConnection connection, Skipjack client, String displayName) {
         this.connection = connection;
         this.client = client;
+        this.displayName = displayName;
+    }
+
+    /** The database, for operators: its URL with any password hidden, and the user. */
+    String displayName() {
+        return displayName;
     }
 
     /** Opens the pool and builds a client (no queues, no kinds) on the schema {@code options} name. */
@@ -31,13 +39,17 @@ final class AdminConnection implements AutoCloseable {
             throw new CommandLine.ParameterException(commandLine, commandLine.getCommandName()
                     + " needs a database: give --url or set SKIPJACK_DATABASE_URL");
         }
+        return open(commandLine, options.url().get(), options.schemaOr(DEFAULT_SCHEMA));
+    }
+
+    /** As {@link #open(CommandLine, DatabaseOptions)}, on {@code url} and {@code schema} (another shard). */
+    static AdminConnection open(CommandLine commandLine, DatabaseUrl url, String schema) {
         PrintWriter err = commandLine.getErr();
-        DatabaseConnection connection = DatabaseConnection.open(options.url(), 4, new PrintWriter(java.io.Writer.nullWriter()));
+        DatabaseConnection connection = DatabaseConnection.open(Optional.of(url), 4, new PrintWriter(java.io.Writer.nullWriter()));
         try {
-            String schema = options.schemaOr(DEFAULT_SCHEMA);
             Skipjack client = Skipjack.builder(connection.dataSource()).schema(schema).build();
             requireTables(client, schema);
-            return new AdminConnection(connection, client);
+            return new AdminConnection(connection, client, url.displayName());
         } catch (RuntimeException e) {
             connection.close();
             throw e;
