@@ -12,6 +12,7 @@ import dev.skipjack.lab.bench.RawCeiling;
 import dev.skipjack.lab.bench.ScaleWorkload;
 import dev.skipjack.lab.bench.SkipjackDrain;
 import dev.skipjack.lab.bench.Soak;
+import dev.skipjack.lab.bench.ShardsWorkload;
 import dev.skipjack.lab.bench.SteadyStream;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -46,14 +47,16 @@ import javax.sql.DataSource;
 public final class BenchCommand implements Callable<Integer> {
 
     private static final String DEFAULT_SCHEMA = "skipjack_bench";
-    static final List<String> IMPLEMENTED = List.of("ceiling", "drain", "latency", "stream", "depth", "scale", "soak", "burst");
+    static final List<String> IMPLEMENTED = List.of("ceiling", "drain", "latency", "stream", "depth", "scale", "soak", "burst",
+            "shards");
     /** What --quick runs: the workloads that fit in two minutes. */
     static final List<String> QUICK = List.of("ceiling", "drain", "latency");
     /** Soak rate when neither --soak-rate nor a stream result of the same run gives one. */
     private static final int DEFAULT_SOAK_RATE = 1_000;
     /** depth and scale drain this many jobs (or the first --jobs size). */
     private static final int DEPTH_AND_SCALE_JOBS = 20_000;
-    static final List<String> ALL = List.of("ceiling", "drain", "latency", "stream", "depth", "scale", "soak", "burst");
+    static final List<String> ALL = List.of("ceiling", "drain", "latency", "stream", "depth", "scale", "soak", "burst",
+            "shards");
     /** Connections beyond the ceiling's threads: fetcher, completer, heartbeat, maintenance, listener, producer. */
     private static final int POOL_HEADROOM = 8;
     private static final int POLLING_LATENCY_SAMPLES = 20;
@@ -113,6 +116,10 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--soak-rate", paramLabel = "PER_S",
             description = "Offered rate of the soak, jobs/s (default: half the stream's max sustained rate of this run, else 1000).")
     private Integer soakRate;
+
+    @Option(names = "--shard-counts", split = ",", paramLabel = "N", defaultValue = "1,2,3",
+            description = "shards: drain through a ShardedSkipjack over this many databases of the server (default: ${DEFAULT-VALUE}).")
+    private List<Integer> shardCounts;
 
     @Option(names = "--burst-jobs", defaultValue = "1000000", paramLabel = "N",
             description = "Jobs the burst workload enqueues at once while a worker runs (default: ${DEFAULT-VALUE}).")
@@ -216,6 +223,9 @@ public final class BenchCommand implements Callable<Integer> {
             }
             if (selected.contains("scale")) {
                 runScale(connection, schema, depthAndScaleJobs, out, results);
+            }
+            if (selected.contains("shards")) {
+                runShards(connection, depthAndScaleJobs, out, results);
             }
             for (String w : selected) {
                 if (!IMPLEMENTED.contains(w)) {
@@ -346,6 +356,21 @@ public final class BenchCommand implements Callable<Integer> {
         String jobsTable = Skipjack.builder(ds).schema(schema).build().jobsTable();
         DatabaseUrl url = connection.url();
         results.add(new ScaleWorkload(ds, url.jdbcUrl(), url.user(), url.password(), schema, jobsTable).run(jobs, runs, out));
+    }
+
+    private void runShards(DatabaseConnection connection, int jobs, PrintWriter out, List<String> results) throws Exception {
+        DatabaseUrl url = connection.url();
+        if (url.isSqlite()) {
+            out.println("Skipping shards on SQLite: its shards would be files, not databases of one server");
+            return;
+        }
+        shardCounts.forEach(n -> requirePositive("--shard-counts", n));
+        out.printf(Locale.ROOT, "shards: drain of %,d jobs through a ShardedSkipjack over %s databases of this server,"
+                + " concurrency %d per shard...%n", jobs, shardCounts, concurrency);
+        out.flush();
+        results.addAll(new ShardsWorkload(connection.dataSource(),
+                shard -> url.jdbcUrl().replaceFirst("^(jdbc:[a-z]+://[^/]+/)[^?]*", "$1" + ShardsWorkload.databaseName(shard)),
+                url.user(), url.password()).run(shardCounts, jobs, concurrency, runs, out));
     }
 
     private static double median(double[] values) {
