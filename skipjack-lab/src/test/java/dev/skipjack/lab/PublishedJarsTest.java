@@ -41,6 +41,7 @@ class PublishedJarsTest {
                 thinJar("skipjack-cli"),
                 thinJar("skipjack-spring-boot-starter"),
                 thinJar("skipjack-micrometer"),
+                thinJar("skipjack-opentelemetry"),
                 // What users download and run: the CLI with all its dependencies.
                 ROOT.resolve("skipjack-cli/target/skipjack-cli.jar"));
     }
@@ -59,7 +60,8 @@ class PublishedJarsTest {
     @ParameterizedTest
     @CsvSource({"skipjack-core, dev.skipjack", "skipjack-dashboard, dev.skipjack.dashboard",
             "skipjack-embedded, dev.skipjack.embedded", "skipjack-cli, dev.skipjack.cli",
-            "skipjack-spring-boot-starter, dev.skipjack.spring", "skipjack-micrometer, dev.skipjack.micrometer"})
+            "skipjack-spring-boot-starter, dev.skipjack.spring", "skipjack-micrometer, dev.skipjack.micrometer",
+            "skipjack-opentelemetry, dev.skipjack.opentelemetry"})
     void publishedJarDeclaresItsAutomaticModuleName(String module, String moduleName) throws IOException {
         try (JarFile jar = new JarFile(thinJar(module).toFile())) {
             assertThat(jar.getManifest().getMainAttributes().getValue("Automatic-Module-Name")).isEqualTo(moduleName);
