@@ -1,6 +1,7 @@
 package dev.skipjack;
 
 import dev.skipjack.support.EveryBackendTest;
+import dev.skipjack.support.LogCapture;
 import org.junit.jupiter.api.Test;
 
 import java.sql.Connection;
@@ -184,24 +185,31 @@ class JobInterceptorTest extends EveryBackendTest {
             }
         };
         JobKind<Args> failing = JobKind.of("failing", Args.class);
-        Skipjack s = client(recording(builder()).interceptor(throwsBefore).interceptor(runsTwiceThenThrows)
-                .handler(failing, job -> {
-                    runs.incrementAndGet();
-                    throw new IllegalArgumentException("the handler's own failure");
-                }));
-        s.start();
-        long ok = s.enqueue(WORK, new Args(1));
-        long tx = s.enqueue(TX, new Args(2));
-        long bad = s.enqueue(failing, new Args(3), EnqueueOptions.defaults().withMaxAttempts(1));
-        awaitCompleted(s, List.of(ok, tx));
-        JobInfo discarded = awaitState(s, bad, JobState.DISCARDED, Duration.ofSeconds(20));
-        assertThat(discarded.errors()).singleElement().satisfies(e -> {
-            assertThat(e.errorClass()).contains("IllegalArgumentException");
-            assertThat(e.message()).isEqualTo("the handler's own failure");
-        });
-        assertThat(runs.get()).as("each handler ran exactly once").isEqualTo(3);
-        // The worker loop is alive: later jobs still run.
-        long later = s.enqueue(WORK, new Args(4));
-        awaitState(s, later, JobState.COMPLETED, Duration.ofSeconds(20));
+        try (LogCapture log = new LogCapture()) {
+            Skipjack s = client(recording(builder()).interceptor(throwsBefore).interceptor(runsTwiceThenThrows)
+                    .handler(failing, job -> {
+                        runs.incrementAndGet();
+                        throw new IllegalArgumentException("the handler's own failure");
+                    }));
+            s.start();
+            long ok = s.enqueue(WORK, new Args(1));
+            long tx = s.enqueue(TX, new Args(2));
+            long bad = s.enqueue(failing, new Args(3), EnqueueOptions.defaults().withMaxAttempts(1));
+            awaitCompleted(s, List.of(ok, tx));
+            JobInfo discarded = awaitState(s, bad, JobState.DISCARDED, Duration.ofSeconds(20));
+            assertThat(discarded.errors()).singleElement().satisfies(e -> {
+                assertThat(e.errorClass()).contains("IllegalArgumentException");
+                assertThat(e.message()).isEqualTo("the handler's own failure");
+            });
+            assertThat(runs.get()).as("each handler ran exactly once").isEqualTo(3);
+            // The worker loop is alive: later jobs still run.
+            long later = s.enqueue(WORK, new Args(4));
+            awaitState(s, later, JobState.COMPLETED, Duration.ofSeconds(20));
+            // Each interceptor's failures: one warning each, the rest at debug level (not shown).
+            assertThat(log.linesContaining("Skipjack interceptor " + throwsBefore.getClass().getName() + " threw"))
+                    .hasSize(1);
+            assertThat(log.linesContaining("Skipjack interceptor " + runsTwiceThenThrows.getClass().getName() + " threw"))
+                    .hasSize(1);
+        }
     }
 }

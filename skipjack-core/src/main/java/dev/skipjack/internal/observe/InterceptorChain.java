@@ -32,16 +32,12 @@ public final class InterceptorChain {
     public static final InterceptorChain NONE = new InterceptorChain(List.of());
 
     private final JobInterceptor[] interceptors;
-    /** Per interceptor: whether its first failure was logged already. */
-    private final AtomicBoolean[] warned;
+    private final PluginFailures failures;
     private final AtomicBoolean warnedTooLarge = new AtomicBoolean();
 
     private InterceptorChain(List<JobInterceptor> interceptors) {
         this.interceptors = interceptors.toArray(new JobInterceptor[0]);
-        this.warned = new AtomicBoolean[this.interceptors.length];
-        for (int i = 0; i < warned.length; i++) {
-            warned[i] = new AtomicBoolean();
-        }
+        this.failures = new PluginFailures(log, "interceptor", this.interceptors);
     }
 
     /** The chain of these interceptors, the first outermost; {@link #NONE} for none. */
@@ -132,13 +128,7 @@ public final class InterceptorChain {
     }
 
     private void failed(int index, String method, Throwable t) {
-        String interceptor = interceptors[index].getClass().getName();
-        if (warned[index].compareAndSet(false, true)) {
-            log.warn("Skipjack interceptor {} threw from {}; ignored (further failures of this interceptor are"
-                    + " logged at debug level)", interceptor, method, t);
-        } else {
-            log.debug("Skipjack interceptor {} threw from {}; ignored", interceptor, method, t);
-        }
+        failures.failed(index, method, t);
     }
 
     /** A handler run at most once; later calls give the first call's outcome or exception. */
