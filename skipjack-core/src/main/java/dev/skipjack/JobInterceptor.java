@@ -21,7 +21,8 @@ import java.util.Map;
  * in all are not stored (logged once as a warning): context is a few headers, not a payload.
  *
  * <p><b>Run.</b> {@link #aroundHandler} is called on the job's thread for every attempt, in lease,
- * transactional and two-phase mode, with the SLF4J MDC already naming the job; it must call
+ * transactional and two-phase mode (there around {@code prepare}: {@code callExternal} runs after
+ * the job's transaction is prepared, outside it), with the SLF4J MDC already naming the job; it must call
  * {@link Handler#run()} once and return (or throw) what it gives. Interceptors nest in the order
  * added: the first added is outermost.
  *
