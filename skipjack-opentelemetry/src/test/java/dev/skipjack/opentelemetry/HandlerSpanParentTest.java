@@ -162,7 +162,8 @@ class HandlerSpanParentTest extends EveryBackendTest {
     void aJobEnqueuedWithNoSpanRunsInANewRootSpan() {
         Skipjack s = tracedClient(SkipjackTracing.create(otel));
         long id = s.enqueue(WORK, new Args(1));
-        // A span current on the worker's side must not adopt the job either: the job's own context decides.
+        assertThat(queryLong("SELECT count(*) FROM " + jobsTable() + " WHERE trace_context IS NULL"))
+                .as("no span, nothing stored").isEqualTo(1);
         s.start();
         awaitState(s, id, JobState.COMPLETED, WAIT);
         SpanData handler = handlerSpans(id, 1).get(0);
