@@ -1,5 +1,7 @@
 package dev.skipjack.opentelemetry;
 
+import dev.skipjack.CronSchedule;
+import dev.skipjack.DatabaseClock;
 import dev.skipjack.EnqueueOptions;
 import dev.skipjack.JobKind;
 import dev.skipjack.JobRequest;
@@ -170,6 +172,27 @@ class HandlerSpanParentTest extends EveryBackendTest {
         assertThat(handler.getParentSpanContext().isValid()).as("a root span").isFalse();
         assertThat(handler.getTraceId()).isNotEqualTo(SpanContext.getInvalid().getTraceId());
         assertThat(handler.getLinks()).isEmpty();
+    }
+
+    @Test
+    void aJobEnqueuedByACronScheduleRunsInARootSpanWhateverSpanStartedTheClient() {
+        DatabaseClock clock = new DatabaseClock();
+        Skipjack s = client(builder().clock(clock).cronInterval(Duration.ofMillis(100)).queue("default", 1)
+                .interceptor(SkipjackTracing.create(otel))
+                .handler(WORK, job -> Outcome.complete())
+                .cron(CronSchedule.of("minutely", "* * * * *", WORK, new Args(9))));
+        SpanContext[] starting = new SpanContext[1];
+        inSpan(() -> {
+            s.start();
+            return null;
+        }, starting);
+        clock.advance(Duration.ofMinutes(1));
+        await("a cron job's handler span", WAIT, () -> exporter.getFinishedSpanItems().stream()
+                .anyMatch(span -> span.getName().equals("process work")));
+        SpanData handler = exporter.getFinishedSpanItems().stream()
+                .filter(span -> span.getName().equals("process work")).findFirst().orElseThrow();
+        assertThat(handler.getParentSpanContext().isValid()).as("a root span").isFalse();
+        assertThat(handler.getTraceId()).isNotEqualTo(starting[0].getTraceId());
     }
 
     @Test
