@@ -232,6 +232,23 @@ public final class Skipjack implements AutoCloseable {
     }
 
     /**
+     * This client's schema as one script per migration, for Flyway or Liquibase (see
+     * {@link MigrationScript}); {@code skipjack migrate --export-dir} writes them as files.
+     */
+    public List<MigrationScript> migrationScripts() {
+        return new Migrator(sql).exportScripts();
+    }
+
+    /**
+     * The schema of {@code backend} for {@code schema} and {@code tablePrefix} as one script per
+     * migration, without a client or a database.
+     */
+    public static List<MigrationScript> migrationScripts(Backend backend, String schema, String tablePrefix) {
+        return new Migrator(Dialect.of(backend).statements(new TableNames(schema, tablePrefix), new DatabaseClock()))
+                .exportScripts();
+    }
+
+    /**
      * The quoted, schema-qualified name of the jobs table, e.g. {@code "public"."skipjack_jobs"}
      * (on MySQL and MariaDB {@code `db`.`skipjack_jobs`}), for reporting queries.
      */

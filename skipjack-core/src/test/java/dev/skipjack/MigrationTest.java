@@ -98,6 +98,25 @@ class MigrationTest extends EveryBackendTest {
                 .containsExactlyInAnyOrderElementsOf(expected);
     }
 
+    @Test
+    void aSchemaBuiltFromTheExportedScriptsIsOneMigrateRecognises() {
+        // As Flyway or Liquibase would apply them: script by script, statement by statement.
+        Skipjack exporter = builder().tablePrefix("exported_").build();
+        List<MigrationScript> scripts = exporter.migrationScripts();
+        assertThat(scripts).extracting(MigrationScript::version).containsExactly(1, 3, 4, 5, 6, 7, 9, 10, 11, 12, 13, 14);
+        assertThat(scripts.get(0).flywayFileName()).isEqualTo("V001__skipjack_jobs.sql");
+        for (MigrationScript script : scripts) {
+            script.statements().forEach(this::execute);
+        }
+
+        assertThat(queryLong("SELECT count(*) FROM " + table("exported_schema_migrations")))
+                .as("every script recorded its version").isEqualTo(scripts.size());
+        Skipjack client = builder().tablePrefix("exported_").kind(JobKind.of("k", Object.class)).build();
+        assertThat(client.migrate()).as("migrate() finds nothing left to apply").isEmpty();
+        long id = client.enqueue("k", java.util.Map.of());
+        assertThat(queryLong("SELECT count(*) FROM " + table("exported_jobs") + " WHERE id = ?", id)).isEqualTo(1);
+    }
+
     /** The index names of a table of this test's schema, from the catalog. */
     private java.util.Set<String> indexes(String tableName) {
         String query = switch (backend()) {

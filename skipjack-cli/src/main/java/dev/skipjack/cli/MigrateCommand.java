@@ -8,6 +8,7 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.io.PrintWriter;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -17,7 +18,9 @@ import java.util.concurrent.Callable;
         description = {"Creates or upgrades Skipjack's tables in schema 'public' (or --schema).",
                 "On MariaDB and MySQL, in the URL's database (or --schema, a database there).",
                 "With --print-sql, prints the schema SQL instead, for Flyway, Liquibase or psql:",
-                "the --url's dialect, or --dialect postgres|mariadb|mysql|sqlite without a URL."})
+                "the --url's dialect, or --dialect postgres|mariadb|mysql|sqlite without a URL.",
+                "With --export-dir DIR, writes one file per migration instead: Flyway versioned",
+                "migrations, or with --format liquibase formatted-SQL changelogs and an index."})
 public final class MigrateCommand implements Callable<Integer> {
 
     private static final String DEFAULT_SCHEMA = DatabaseOptions.POSTGRES_DEFAULT_SCHEMA;
@@ -32,12 +35,33 @@ public final class MigrateCommand implements Callable<Integer> {
     private boolean printSql;
 
     @Option(names = "--dialect", paramLabel = "postgres|mariadb|mysql|sqlite",
-            description = "With --print-sql: whose SQL to print (default: the --url's database, else postgres).")
+            description = "With --print-sql or --export-dir: whose SQL (default: the --url's database, else postgres).")
     private String dialect;
+
+    @Option(names = "--export-dir", paramLabel = "DIR",
+            description = "Write one SQL file per migration into DIR (created if missing); needs no database.")
+    private Path exportDir;
+
+    @Option(names = "--format", paramLabel = "flyway|liquibase", defaultValue = "flyway",
+            description = "With --export-dir: flyway (V001__skipjack_jobs.sql, ...) or liquibase"
+                    + " (formatted SQL per migration and skipjack-changelog.xml including them in order).")
+    private String format;
 
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
+        if (printSql && exportDir != null) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "give --print-sql or --export-dir, not both");
+        }
+        if (exportDir != null) {
+            Backend backend = printedBackend();
+            MigrationExport export = MigrationExport.of(format).orElseThrow(() -> new CommandLine.ParameterException(
+                    spec.commandLine(), "unknown --format '" + format + "': use flyway or liquibase"));
+            List<Path> written = export.write(
+                    Skipjack.migrationScripts(backend, printedSchema(backend), "skipjack_"), exportDir);
+            out.println("Wrote " + written.size() + " files for " + backend.productName() + " to " + exportDir + ".");
+            return 0;
+        }
         if (printSql) {
             Backend backend = printedBackend();
             out.print(Skipjack.migrationSql(backend, printedSchema(backend), "skipjack_"));
@@ -46,7 +70,7 @@ public final class MigrateCommand implements Callable<Integer> {
         }
         if (dialect != null) {
             throw new CommandLine.ParameterException(spec.commandLine(),
-                    "--dialect goes with --print-sql; migrate detects the database it applies to");
+                    "--dialect goes with --print-sql or --export-dir; migrate detects the database it applies to");
         }
         String schema = database.schemaOr(DEFAULT_SCHEMA);
         if (database.url().isEmpty()) {

@@ -67,6 +67,15 @@ class SkipjackCliTest {
     }
 
     @Test
+    void exportDirRefusesAnUnknownFormatAndPrintSqlBesideIt(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
+        assertThat(execute("migrate", "--export-dir", dir.toString(), "--format", "sqitch")).isEqualTo(2);
+        assertThat(err.toString()).contains("unknown --format 'sqitch': use flyway or liquibase");
+        assertThat(execute("migrate", "--export-dir", dir.toString(), "--print-sql")).isEqualTo(2);
+        assertThat(err.toString()).contains("give --print-sql or --export-dir, not both");
+        assertThat(dir).isEmptyDirectory();
+    }
+
+    @Test
     void badUrlIsAUsageErrorThatSaysWhatIsWrong() {
         int exitCode = execute("demo", "--url", "sqlserver://app@db/orders");
 

@@ -1,5 +1,6 @@
 package dev.skipjack.internal.schema;
 
+import dev.skipjack.MigrationScript;
 import dev.skipjack.SkipjackException;
 import dev.skipjack.internal.sql.SqlStatements;
 import dev.skipjack.internal.sql.TableNames;
@@ -44,6 +45,8 @@ public final class Migrator {
 
     record Migration(int version, String name) {
     }
+
+    private static final java.util.regex.Pattern MIGRATION_NAME = java.util.regex.Pattern.compile("[a-z][a-z0-9_]*");
 
     private final SqlStatements sql;
     private final TableNames names;
@@ -116,14 +119,52 @@ public final class Migrator {
         return schemas;
     }
 
-    /** Every migration rendered as plain SQL, for Flyway or Liquibase users who apply it themselves. */
+    /** Every migration rendered as one plain SQL script, for psql or the mysql client. */
     public String exportSql() {
         StringBuilder out = new StringBuilder();
-        out.append(sql.get("create_schema")).append(";\n\n");
-        for (Migration m : MIGRATIONS) {
-            out.append("-- Skipjack migration V").append(m.version()).append(" (").append(m.name()).append(")\n");
-            out.append(sql.migration(m.version(), m.name())).append('\n');
+        for (MigrationScript script : exportScripts()) {
+            out.append(script.sql());
         }
         return out.toString();
+    }
+
+    /**
+     * Every migration as its own script, for Flyway or Liquibase users who apply them themselves:
+     * the migration's statements, preceded by what creates the schema (first script only) and
+     * Skipjack's migrations table, and followed by the row {@link #migrate} would record, so that
+     * {@code migrate()} later finds these versions applied instead of applying them again.
+     */
+    public List<MigrationScript> exportScripts() {
+        List<MigrationScript> scripts = new java.util.ArrayList<>();
+        for (Migration m : MIGRATIONS) {
+            List<String> statements = new java.util.ArrayList<>();
+            if (scripts.isEmpty()) {
+                statements.add(sql.get("create_schema"));
+            }
+            statements.add(sql.get("create_migrations_table"));
+            statements.addAll(sql.dialect().scriptStatements(sql.migration(m.version(), m.name())));
+            statements.add(recordStatement(m));
+            scripts.add(new MigrationScript(m.version(), m.name(), statements));
+        }
+        return scripts;
+    }
+
+    /**
+     * The {@code record_migration} statement with its two parameters written in: an exported script
+     * has no one to bind them. Both come from {@link #MIGRATIONS}, never from input, and are
+     * checked here so that stays true.
+     */
+    private String recordStatement(Migration m) {
+        if (!MIGRATION_NAME.matcher(m.name()).matches()) {
+            throw new IllegalStateException("migration name is not a plain identifier: " + m.name());
+        }
+        String statement = sql.get("record_migration");
+        int first = statement.indexOf('?');
+        int second = statement.indexOf('?', first + 1);
+        if (first < 0 || second < 0 || statement.indexOf('?', second + 1) >= 0) {
+            throw new IllegalStateException("record_migration must take exactly (version, name)");
+        }
+        return statement.substring(0, first) + m.version() + statement.substring(first + 1, second)
+                + "'" + m.name() + "'" + statement.substring(second + 1);
     }
 }

@@ -65,9 +65,13 @@ public final class DatabaseDetector {
     /** A server whose driver says PostgreSQL; {@code versionText} is its {@code version()}. */
     static Detected postgres(String product, String versionText, int major, int minor) {
         if (versionText.contains("CockroachDB") || versionText.contains("-YB-")) {
-            // They answer as PostgreSQL but lack what Skipjack relies on (advisory locks, NOTIFY).
-            throw new UnsupportedDatabaseException(product, versionText, "this PostgreSQL-compatible engine lacks"
-                    + " advisory locks or LISTEN/NOTIFY as Skipjack uses them (see docs/backends.md)");
+            // They answer as PostgreSQL, but Skipjack's statements were never run on them and some
+            // would behave differently (docs/scaling.md: SKIP LOCKED under SERIALIZABLE, advisory
+            // locks and LISTEN/NOTIFY behind flags or missing, ids out of insertion order).
+            throw new UnsupportedDatabaseException(product, versionText, "this PostgreSQL-compatible engine is not"
+                    + " supported: Skipjack's PostgreSQL statements are untested on it and some of what they rely on"
+                    + " (SKIP LOCKED semantics, advisory locks, LISTEN/NOTIFY, ordered ids) differs there;"
+                    + " see docs/scaling.md");
         }
         return require(Backend.POSTGRESQL, product, major + "." + minor, new ServerVersion(major, minor, 0, false));
     }

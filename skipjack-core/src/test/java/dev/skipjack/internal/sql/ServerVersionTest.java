@@ -73,4 +73,13 @@ class ServerVersionTest {
                 .isInstanceOf(UnsupportedDatabaseException.class)
                 .hasMessageContaining("CockroachDB");
     }
+
+    @Test
+    void yugabyteAnsweringAsPostgresIsRefused() {
+        assertThatThrownBy(() -> DatabaseDetector.postgres("PostgreSQL",
+                "PostgreSQL 15.12-YB-2025.1.0.0-b0 on x86_64-pc-linux-gnu", 15, 12))
+                .isInstanceOf(UnsupportedDatabaseException.class)
+                .hasMessageContaining("-YB-")
+                .hasMessageContaining("docs/scaling.md");
+    }
 }
