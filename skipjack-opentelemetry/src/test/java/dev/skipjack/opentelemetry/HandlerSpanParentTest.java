@@ -232,6 +232,21 @@ class HandlerSpanParentTest extends EveryBackendTest {
     }
 
     @Test
+    void aJobInsertedWithPlainSqlAndATraceparentRunsAsItsChild() {
+        Skipjack s = tracedClient(SkipjackTracing.create(otel));
+        String traceId = "0af7651916cd43dd8448eb211c80319c";
+        String spanId = "b7ad6b7169203331";
+        execute("INSERT INTO " + jobsTable() + " (queue, kind, args, trace_context) VALUES ('default', 'work',"
+                + " '{\"n\": 1}', '{\"traceparent\": \"00-" + traceId + "-" + spanId + "-01\"}')");
+        long id = queryLong("SELECT max(id) FROM " + jobsTable());
+        s.start();
+        awaitState(s, id, JobState.COMPLETED, WAIT);
+        SpanData handler = handlerSpans(id, 1).get(0);
+        assertThat(handler.getTraceId()).isEqualTo(traceId);
+        assertThat(handler.getParentSpanId()).isEqualTo(spanId);
+    }
+
+    @Test
     void withLinkTheHandlerStartsANewTraceLinkedToTheEnqueuingSpan() {
         Skipjack s = tracedClient(SkipjackTracing.create(otel, SkipjackTracing.Relation.LINK));
         SpanContext[] enqueue = new SpanContext[1];
