@@ -24,7 +24,12 @@ public final class InvalidWorkflowException extends InvalidJobException {
         /** Steps depend on each other in a circle, so none of them could ever run. */
         CYCLE,
         /** A step asks for something a workflow job cannot have (a unique key). */
-        UNSUPPORTED_OPTION
+        UNSUPPORTED_OPTION,
+        /**
+         * On a {@link ShardedSkipjack}: the steps' queue pins or keys send them to different shards,
+         * and a workflow lives in one database.
+         */
+        SPANS_SHARDS
     }
 
     private final Problem problem;

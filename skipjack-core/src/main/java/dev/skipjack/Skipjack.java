@@ -28,6 +28,8 @@ import dev.skipjack.internal.sql.SqlStatements;
 import dev.skipjack.internal.sql.TableNames;
 import dev.skipjack.internal.sql.Transactions;
 import dev.skipjack.internal.kind.RegisteredKind;
+import dev.skipjack.internal.maintenance.DueJobPromoter;
+import dev.skipjack.internal.worker.InlineRunner;
 import dev.skipjack.internal.worker.WorkerRuntime;
 import dev.skipjack.internal.workflow.WorkflowInserter;
 import dev.skipjack.internal.workflow.WorkflowProgress;
@@ -147,9 +149,13 @@ public final class Skipjack implements AutoCloseable {
     /** The registered JobInterceptors; NONE when there are none. */
     private final InterceptorChain interceptors;
     private StartedNode runtime;
+    private final DatabaseClock clock;
+    /** Runs jobs on a caller's thread (runJob); made on first use, closed with the client. */
+    private InlineRunner inline;
 
     private Skipjack(Builder b, Dialect dialect, String schema) {
         this.dataSource = b.dataSource;
+        this.clock = b.clock;
         this.sql = dialect.statements(new TableNames(schema, b.tablePrefix), b.clock);
         this.names = sql.names();
         this.mapper = b.mapper;
@@ -583,6 +589,22 @@ public final class Skipjack implements AutoCloseable {
         return ids;
     }
 
+    /**
+     * The key a {@link ShardedSkipjack} keeps on one shard: the request's concurrency, rate or
+     * sequence key, else its unique key; null when it has neither. Checks the request as its
+     * enqueue will; only a request with a key pays for it here.
+     */
+    String routingKey(JobRequest request) {
+        EnqueueOptions o = request.options();
+        boolean kindLimited = (request.handle() != null && request.handle().concurrencyLimit() != null)
+                || kindLimits.containsKey(request.kind());
+        if (o.unique() == null && o.concurrency() == null && !kindLimited) {
+            return null;
+        }
+        InsertRow row = validate(request);
+        return row.concurrencyKey() != null ? row.concurrencyKey() : row.uniqueKey();
+    }
+
     private List<InsertRow> validate(List<JobRequest> requests) {
         Objects.requireNonNull(requests, "requests");
         List<InsertRow> rows = new ArrayList<>(requests.size());
@@ -909,10 +931,78 @@ public final class Skipjack implements AutoCloseable {
         }
     }
 
+    /**
+     * The clock this client's statements read as "now": the one given to {@link Builder#clock},
+     * else the client's own at offset zero. A test moves it to make delayed, retrying and snoozed
+     * jobs due ({@link DatabaseClock}); moving it in production makes this client disagree with
+     * the other nodes about time.
+     */
+    public DatabaseClock clock() {
+        return clock;
+    }
+
+    // ---------------------------------------------------------------- run one job now
+
+    /**
+     * Runs job {@code id} once, now, on the calling thread, the way a worker of this client runs
+     * it: due scheduled and retryable jobs are first made available (as a started node does every
+     * {@link Builder#promoteInterval promote interval}); then the job's row is claimed (attempt
+     * counted, {@code running}), its args are read into the kind's type, its handler runs under
+     * the kind's timeout (in the job's transaction for transactional and two-phase kinds), and its
+     * outcome is written with the same rules as a worker's: retry with backoff, snooze, discard,
+     * output, workflow release, the next job of its concurrency key. Listeners hear of it.
+     *
+     * <p>For tests (the {@code skipjack-testing} helpers are built on it) and one-off runs. The
+     * client need not be started, and the job's queue need not be one it serves. Only the
+     * dispatch and the lease heartbeat are not involved: a handler that outlives the
+     * {@link Builder#lease lease} can meanwhile be rescued by a started node.
+     *
+     * @return the job as stored after its run; empty when it was not available to run (not due
+     *         yet, waiting, already running elsewhere, or ended)
+     * @throws IllegalArgumentException when no job has this id
+     * @throws UnknownKindException     when the job's kind has no handler on this client
+     * @throws SkipjackException        when the database cannot be reached
+     */
+    public Optional<JobInfo> runJob(long id) {
+        JobInfo job = find(id).orElseThrow(() -> new IllegalArgumentException("no job with id " + id
+                + " in " + jobsTable()));
+        RegisteredKind kind = kinds.get(job.kind());
+        if (kind == null || !kind.mode().runnable()) {
+            throw new UnknownKindException("job " + id + " is of kind '" + job.kind() + "', which has no handler on"
+                    + " this client (handlers: " + kinds.values().stream().filter(k -> k.mode().runnable())
+                    .map(RegisteredKind::kind).toList() + ")");
+        }
+        try {
+            new DueJobPromoter(dataSource, sql, this::wakeQueues,
+                    listenNotify ? InsertNotifications.channel(names) : null).promoteAll();
+            return inlineRunner().run(id, job.kind()) ? find(id) : Optional.empty();
+        } catch (SQLException e) {
+            throw new SkipjackException("could not run job " + id + ": " + e.getMessage(), e);
+        } catch (RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new SkipjackException("could not run job " + id + ": " + e, e);
+        }
+    }
+
+    private synchronized InlineRunner inlineRunner() {
+        if (inline == null) {
+            inline = new InlineRunner(dataSource, sql, workerId, mapper, kinds, timing.lease(),
+                    listenNotify ? InsertNotifications.channel(names) : null, this::wakeQueues, listeners, interceptors);
+        }
+        return inline;
+    }
+
     /** Graceful stop (F-18) with the configured shutdown timeout. */
     @Override
     public void close() {
         stop(shutdownTimeout);
+        synchronized (this) {
+            if (inline != null) {
+                inline.close();
+                inline = null;
+            }
+        }
     }
 
     /** Stops claiming, waits up to {@code timeout} for running jobs, hands the rest back at once. */

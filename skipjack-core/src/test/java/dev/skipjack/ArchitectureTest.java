@@ -53,8 +53,8 @@ class ArchitectureTest {
     @Test
     void coreDoesNotDependOnTheModulesBuiltOnItOrOnTestCode() {
         ArchRule rule = noClasses().should().dependOnClassesThat().resideInAnyPackage(
-                        "dev.skipjack.cli..", "dev.skipjack.lab..", "dev.skipjack.dashboard..", "dev.skipjack.testing..")
-                .because("the CLI, the dashboard and the lab depend on the core, and dev.skipjack.testing is test"
+                        "dev.skipjack.cli..", "dev.skipjack.lab..", "dev.skipjack.dashboard..", "dev.skipjack.audit..")
+                .because("the CLI, the dashboard and the lab depend on the core, and dev.skipjack.audit is test"
                         + " code: the core ships alone, with JDBC, SLF4J and Jackson only");
         rule.check(CORE);
     }

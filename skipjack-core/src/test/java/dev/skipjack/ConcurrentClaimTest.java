@@ -19,7 +19,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * No duplicates, no loss, in one JVM on every backend: several clients claim from one queue while
  * producers keep enqueueing (single and batch inserts), so claims, completions and inserts
  * contend on the same index. Every job must run exactly once and end completed. (The
- * multi-process version, with killed workers and the audit, is skipjack-testing's.)
+ * multi-process version, with killed workers and the audit, is skipjack-audit's.)
  */
 class ConcurrentClaimTest extends EveryBackendTest {
 

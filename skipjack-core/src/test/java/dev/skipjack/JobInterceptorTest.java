@@ -117,6 +117,17 @@ class JobInterceptorTest extends EveryBackendTest {
     }
 
     @Test
+    void aJobRunOnTheCallersThreadByRunJobGetsItsContextToo() {
+        Skipjack s = client(recording(builder()).interceptor(new RequestInterceptor()));
+        long leased = as("inline", () -> s.enqueue(WORK, new Args(1)));
+        long transactional = as("inline-tx", () -> s.enqueue(TX, new Args(2)));
+        assertThat(s.runJob(leased).orElseThrow().state()).isEqualTo(JobState.COMPLETED);
+        assertThat(s.runJob(transactional).orElseThrow().state()).isEqualTo(JobState.COMPLETED);
+        assertThat(seen).containsEntry(leased, "inline").containsEntry(transactional, "inline-tx");
+        assertThat(REQUEST.get()).as("nothing left on the caller's thread").isNull();
+    }
+
+    @Test
     void theContextIsStoredBesideTheUsersMetadataNeverInIt() {
         Skipjack s = client(recording(builder()).interceptor(new RequestInterceptor()));
         // Keys a tracing module might use are the user's to use too.

@@ -72,6 +72,33 @@ public enum TestBackend {
         return new HikariDataSource(config);
     }
 
+    /**
+     * A pool on a new, empty database of this backend's server (on SQLite a new file), for a test
+     * that needs several databases, such as shards; the caller closes it. {@code name} must be a
+     * plain lower-case identifier, unique in this JVM run (e.g. from {@link #freshSchema}).
+     */
+    public HikariDataSource newDatabase(String name, int poolSize) {
+        if (!name.matches("[a-z][a-z0-9_]{0,62}")) {
+            throw new IllegalArgumentException("not a plain database name: " + name);
+        }
+        String url;
+        if (this == SQLITE) {
+            url = TestSqlite.anotherDatabase();
+        } else {
+            try (java.sql.Connection c = sharedDataSource().getConnection(); java.sql.Statement s = c.createStatement()) {
+                s.execute("CREATE DATABASE " + name);
+            } catch (java.sql.SQLException e) {
+                throw new IllegalStateException("could not create database " + name + ": " + e.getMessage(), e);
+            }
+            url = jdbcUrl().replaceFirst("^(jdbc:[a-z]+://[^/]+/)[^?]*", "$1" + name);
+        }
+        HikariConfig config = new HikariConfig();
+        config.setJdbcUrl(url);
+        config.setMaximumPoolSize(poolSize);
+        config.setMinimumIdle(0);
+        return new HikariDataSource(config);
+    }
+
     /** The pool shared by every test on this backend in this JVM, closed when the JVM ends. */
     public HikariDataSource sharedDataSource() {
         return POOLS.computeIfAbsent(this, b -> {

@@ -23,6 +23,12 @@ final class TestSqlite {
 
     /** A new, empty database file; it is the current one until the next call. */
     static synchronized String freshDatabase() {
+        current = anotherDatabase();
+        return current;
+    }
+
+    /** A new, empty database file that does not become the current one (a second database for one test). */
+    static synchronized String anotherDatabase() {
         try {
             if (directory == null) {
                 directory = Files.createTempDirectory("skipjack-sqlite-");
@@ -30,8 +36,7 @@ final class TestSqlite {
             }
             Path file = Files.createTempFile(directory, "test-", ".db");
             Files.delete(file); // SQLite creates it, in WAL mode from the first connection
-            current = "jdbc:sqlite:" + file + "?" + SETTINGS;
-            return current;
+            return "jdbc:sqlite:" + file + "?" + SETTINGS;
         } catch (IOException e) {
             throw new UncheckedIOException("could not create a SQLite test database", e);
         }

@@ -21,13 +21,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The jars users get carry none of Skipjack's own test and lab equipment: no audit, benchmark or
- * chaos class or resource. That equipment lives in skipjack-testing and skipjack-lab, which are
+ * chaos class or resource. That equipment lives in skipjack-audit and skipjack-lab, which are
  * never published. This module is built last in the reactor, so the published modules' jars are
  * in their target directories when this runs.
  */
 class PublishedJarsTest {
 
-    /** Names that belong to the audit (skipjack-testing) or to bench and chaos (skipjack-lab). */
+    /** Names that belong to the audit (skipjack-audit) or to bench and chaos (skipjack-lab). */
     private static final Pattern LAB_OR_TEST = Pattern.compile("audit|bench|chaos", Pattern.CASE_INSENSITIVE);
 
     private static final Path ROOT = Path.of(System.getProperty("skipjack.root", ".."));
@@ -42,6 +42,7 @@ class PublishedJarsTest {
                 thinJar("skipjack-spring-boot-starter"),
                 thinJar("skipjack-micrometer"),
                 thinJar("skipjack-opentelemetry"),
+                thinJar("skipjack-testing"),
                 // What users download and run: the CLI with all its dependencies.
                 ROOT.resolve("skipjack-cli/target/skipjack-cli.jar"));
     }
@@ -61,7 +62,7 @@ class PublishedJarsTest {
     @CsvSource({"skipjack-core, dev.skipjack", "skipjack-dashboard, dev.skipjack.dashboard",
             "skipjack-embedded, dev.skipjack.embedded", "skipjack-cli, dev.skipjack.cli",
             "skipjack-spring-boot-starter, dev.skipjack.spring", "skipjack-micrometer, dev.skipjack.micrometer",
-            "skipjack-opentelemetry, dev.skipjack.opentelemetry"})
+            "skipjack-opentelemetry, dev.skipjack.opentelemetry", "skipjack-testing, dev.skipjack.testing"})
     void publishedJarDeclaresItsAutomaticModuleName(String module, String moduleName) throws IOException {
         try (JarFile jar = new JarFile(thinJar(module).toFile())) {
             assertThat(jar.getManifest().getMainAttributes().getValue("Automatic-Module-Name")).isEqualTo(moduleName);

@@ -12,8 +12,6 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
-import org.springframework.boot.autoconfigure.jdbc.DataSourceAutoConfiguration;
-import org.springframework.boot.autoconfigure.jdbc.DataSourceTransactionManagerAutoConfiguration;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.context.annotation.Bean;
@@ -33,7 +31,12 @@ import java.util.function.Function;
  * {@link SkipjackWorkers}, which run the workers on the context's lifecycle. Each bean backs off
  * when the application defines its own. Off with {@code skipjack.enabled=false}.
  */
-@AutoConfiguration(after = {DataSourceAutoConfiguration.class, DataSourceTransactionManagerAutoConfiguration.class})
+// By name: Boot 3 has these in spring-boot-autoconfigure, Boot 4 in spring-boot-jdbc; only one pair exists.
+@AutoConfiguration(afterName = {
+        "org.springframework.boot.autoconfigure.jdbc.DataSourceAutoConfiguration",
+        "org.springframework.boot.autoconfigure.jdbc.DataSourceTransactionManagerAutoConfiguration",
+        "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration",
+        "org.springframework.boot.jdbc.autoconfigure.DataSourceTransactionManagerAutoConfiguration"})
 @ConditionalOnClass(Skipjack.class)
 @ConditionalOnSingleCandidate(DataSource.class)
 @ConditionalOnProperty(prefix = "skipjack", name = "enabled", havingValue = "true", matchIfMissing = true)

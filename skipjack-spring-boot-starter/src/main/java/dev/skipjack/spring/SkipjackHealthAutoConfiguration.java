@@ -13,7 +13,8 @@ import org.springframework.context.annotation.Bean;
  * The {@code skipjack} health indicator ({@link SkipjackHealthIndicator}), configured only when the
  * application has Spring Boot's actuator on its class path and a Skipjack client was configured.
  * Shown at {@code /actuator/health} as the component {@code skipjack}; off with
- * {@code management.health.skipjack.enabled=false}.
+ * {@code management.health.skipjack.enabled=false}. This is the Spring Boot 3 one, conditional on
+ * Boot 3's health classes; {@link SkipjackBoot4HealthAutoConfiguration} is the Boot 4 one.
  */
 @AutoConfiguration(after = SkipjackAutoConfiguration.class,
         beforeName = "org.springframework.boot.actuate.autoconfigure.health.HealthContributorAutoConfiguration")

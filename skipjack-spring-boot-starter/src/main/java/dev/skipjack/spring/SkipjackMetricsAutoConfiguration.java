@@ -20,11 +20,16 @@ import org.springframework.context.annotation.Bean;
  * admin. An application that builds its own {@code Skipjack} bean registers the
  * {@code skipjackMetrics} bean as its listener itself.
  */
+// Boot 3 names, then Boot 4's (module spring-boot-micrometer-metrics); only one set exists.
 @AutoConfiguration(after = SkipjackAutoConfiguration.class, afterName = {
         "org.springframework.boot.actuate.autoconfigure.metrics.MetricsAutoConfiguration",
         "org.springframework.boot.actuate.autoconfigure.metrics.CompositeMeterRegistryAutoConfiguration",
         "org.springframework.boot.actuate.autoconfigure.metrics.export.simple.SimpleMetricsExportAutoConfiguration",
-        "org.springframework.boot.actuate.autoconfigure.metrics.export.prometheus.PrometheusMetricsExportAutoConfiguration"})
+        "org.springframework.boot.actuate.autoconfigure.metrics.export.prometheus.PrometheusMetricsExportAutoConfiguration",
+        "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
+        "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
+        "org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration",
+        "org.springframework.boot.micrometer.metrics.autoconfigure.export.prometheus.PrometheusMetricsExportAutoConfiguration"})
 @ConditionalOnClass({SkipjackMetrics.class, MeterRegistry.class})
 @ConditionalOnBean({MeterRegistry.class, Skipjack.class})
 public class SkipjackMetricsAutoConfiguration {

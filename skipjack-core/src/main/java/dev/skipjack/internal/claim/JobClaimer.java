@@ -49,6 +49,16 @@ public final class JobClaimer {
         return run(c, "claim_transactional", queue, transactionalKinds, limit);
     }
 
+    /**
+     * Claims job {@code id} when it is available, on {@code c} as it is: committed in auto-commit
+     * (lease mode), or inside its open transaction (transactional mode). Empty when the job is not
+     * available or another claimer holds its row right now.
+     */
+    public List<ClaimedJob> claimJob(Connection c, long id) throws SQLException {
+        return read(sql.dialect().updateReturning(c, sql, "claim_job", "claim_apply", Params.of().bigint(id),
+                Params.of().text(workerId).bigint(leaseMillis)));
+    }
+
     private static Instant instantOfMicros(long micros) {
         return Instant.ofEpochSecond(Math.floorDiv(micros, 1_000_000L), Math.floorMod(micros, 1_000_000L) * 1_000L);
     }
@@ -58,6 +68,10 @@ public final class JobClaimer {
         List<Row> rows = sql.dialect().updateReturning(c, sql, statement, "claim_apply",
                 Params.of().text(queue).list(ListType.TEXT, kinds).integer(limit),
                 Params.of().text(workerId).bigint(leaseMillis));
+        return read(rows);
+    }
+
+    private static List<ClaimedJob> read(List<Row> rows) {
         List<ClaimedJob> jobs = new ArrayList<>(rows.size());
         for (Row r : rows) {
             jobs.add(new ClaimedJob(r.getLong(1), r.getString(2), r.getString(3), r.getString(4),

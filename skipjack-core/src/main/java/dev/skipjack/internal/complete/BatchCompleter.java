@@ -73,16 +73,35 @@ public final class BatchCompleter<K> {
         this(dataSource, writer, onWritten, whenUnstorable, workerId, WRITERS);
     }
 
+    /**
+     * A completer without writer threads: each submission is written by its submitter before
+     * {@link #submit} returns, through the same write (with the same fallback for a refused row) as
+     * the batches. For the InlineRunner, whose caller reads the job's outcome right after its run.
+     */
+    public static <K> BatchCompleter<K> onCallingThread(DataSource dataSource, CompletionWriter writer,
+                                                        Consumer<K> onWritten,
+                                                        BiFunction<Completion, String, Completion> whenUnstorable) {
+        return new BatchCompleter<>(dataSource, writer, onWritten, whenUnstorable, "inline", 0, true);
+    }
+
     /** @param writers writer threads, 1 to {@link #WRITERS} */
     public BatchCompleter(DataSource dataSource, CompletionWriter writer, Consumer<K> onWritten,
                           BiFunction<Completion, String, Completion> whenUnstorable, String workerId, int writers) {
+        this(dataSource, writer, onWritten, whenUnstorable, workerId, writers, false);
+    }
+
+    private BatchCompleter(DataSource dataSource, CompletionWriter writer, Consumer<K> onWritten,
+                           BiFunction<Completion, String, Completion> whenUnstorable, String workerId, int writers,
+                           boolean onCallingThread) {
         this.dataSource = dataSource;
         this.writer = writer;
         this.onWritten = onWritten;
         this.whenUnstorable = whenUnstorable;
-        if (writers < 1 || writers > WRITERS) {
+        if (!onCallingThread && (writers < 1 || writers > WRITERS)) {
             throw new IllegalArgumentException("writers must be 1-" + WRITERS + ", got " + writers);
         }
+        // No writer thread: as after the last one exited, submitters write their own submissions.
+        this.exited = onCallingThread;
         for (int i = 1; i <= writers; i++) {
             Thread t = new Thread(this::run, "skipjack-completer-" + i + "-" + workerId);
             t.setDaemon(true);

@@ -79,13 +79,32 @@ final class TransactionalRunner {
      * Returns false when there was nothing to claim.
      */
     boolean runOne() {
+        return run(c -> claimer.claimTransactional(c, queue, transactionalKinds, 1));
+    }
+
+    /**
+     * Transactional mode for one given job (InlineRunner): claims job {@code id} in a new
+     * transaction if it is available, runs it there and commits, exactly as {@link #runOne()}.
+     * Returns false when the job was not available.
+     */
+    boolean runJob(long id) {
+        return run(c -> claimer.claimJob(c, id));
+    }
+
+    /** How a run claims its job: at most one, inside the transaction of {@code c}. */
+    @FunctionalInterface
+    private interface Claim {
+        List<ClaimedJob> claim(Connection c) throws SQLException;
+    }
+
+    private boolean run(Claim claim) {
         ClaimedJob claimed = null;
         Completion lost = null;
         try (Connection c = dataSource.getConnection()) {
             c.setAutoCommit(false);
             Ended ended = null;
             try {
-                List<ClaimedJob> jobs = claimer.claimTransactional(c, queue, transactionalKinds, 1);
+                List<ClaimedJob> jobs = claim.claim(c);
                 if (jobs.isEmpty()) {
                     c.commit();
                     return false;
