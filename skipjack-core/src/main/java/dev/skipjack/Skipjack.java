@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JavaType;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import dev.skipjack.internal.observe.InterceptorChain;
 import dev.skipjack.internal.observe.ListenerFanOut;
 import dev.skipjack.internal.enqueue.ArgsEncoder;
 import dev.skipjack.internal.kind.ExecutionMode;
@@ -145,6 +146,8 @@ public final class Skipjack implements AutoCloseable {
     private final Map<JobState, Duration> retention;
     /** The registered SkipjackListeners; NONE when there are none. */
     private final ListenerFanOut listeners;
+    /** The registered JobInterceptors; NONE when there are none. */
+    private final InterceptorChain interceptors;
     private StartedNode runtime;
     private final DatabaseClock clock;
     /** Runs jobs on a caller's thread (runJob); made on first use, closed with the client. */
@@ -201,6 +204,7 @@ public final class Skipjack implements AutoCloseable {
         this.cronInterval = b.cronInterval;
         this.unservedQueueThreshold = b.unservedQueueThreshold;
         this.listeners = ListenerFanOut.of(b.listeners);
+        this.interceptors = InterceptorChain.of(b.interceptors);
     }
 
     /** A builder of a client on {@code dataSource}; every other setting has a default. */
@@ -391,9 +395,10 @@ public final class Skipjack implements AutoCloseable {
      */
     public List<EnqueueResult> enqueueAllWithResults(List<JobRequest> requests) {
         List<InsertRow> rows = validate(requests);
+        String context = enqueueContext();
         for (int attempt = 1; ; attempt++) {
             try {
-                List<EnqueueResult> results = Transactions.inTransaction(dataSource, c -> inserter.insert(c, rows));
+                List<EnqueueResult> results = Transactions.inTransaction(dataSource, c -> insert(c, rows, context));
                 reportEnqueued(rows, results);
                 wakeLocalFetchers(rows);
                 admitKeyed(rows);
@@ -414,12 +419,38 @@ public final class Skipjack implements AutoCloseable {
         List<InsertRow> rows = validate(requests);
         List<EnqueueResult> results;
         try {
-            results = Transactions.guarded(connection, sql.dialect(), c -> inserter.insert(c, rows));
+            String context = enqueueContext();
+            results = Transactions.guarded(connection, sql.dialect(), c -> insert(c, rows, context));
         } catch (SQLException e) {
             throw enqueueFailed(rows.size(), e);
         }
         reportEnqueued(rows, results);
         return results;
+    }
+
+    /** The interceptors' context for the jobs the calling thread enqueues (JobInterceptor); null for none. */
+    private String enqueueContext() {
+        return interceptors.active() ? interceptors.captureContext() : null;
+    }
+
+    /** Inserts the rows and, in the same transaction, stores {@code context} with those inserted. */
+    private List<EnqueueResult> insert(Connection c, List<InsertRow> rows, String context) throws SQLException {
+        List<EnqueueResult> results = inserter.insert(c, rows);
+        if (context != null) {
+            // Duplicates of unique jobs inserted nothing: the job holding the key keeps its own context.
+            inserter.storeContext(c, context, results.stream().filter(r -> !r.duplicate()).map(EnqueueResult::id).toList());
+        }
+        return results;
+    }
+
+    /** As {@link #insert(Connection, List, String)} for a workflow's jobs. */
+    private WorkflowInserter.Inserted insert(Connection c, Workflow workflow, List<WorkflowInserter.StepRow> steps,
+                                             String context) throws SQLException {
+        WorkflowInserter.Inserted inserted = workflowInserter.insert(c, workflow.name(), workflow.policy().dbValue(), steps);
+        if (context != null) {
+            inserter.storeContext(c, context, inserted.jobIds());
+        }
+        return inserted;
     }
 
     /**
@@ -477,10 +508,11 @@ public final class Skipjack implements AutoCloseable {
      */
     public EnqueuedWorkflow enqueueWorkflow(Workflow workflow) {
         List<WorkflowInserter.StepRow> steps = validate(workflow);
+        String context = enqueueContext();
         for (int attempt = 1; ; attempt++) {
             try {
                 WorkflowInserter.Inserted inserted = Transactions.inTransaction(dataSource,
-                        c -> workflowInserter.insert(c, workflow.name(), workflow.policy().dbValue(), steps));
+                        c -> insert(c, workflow, steps, context));
                 reportEnqueued(steps);
                 wakeQueues(inserted.queuesDueNow());
                 return enqueued(inserted, steps);
@@ -503,8 +535,7 @@ public final class Skipjack implements AutoCloseable {
         Objects.requireNonNull(connection, "connection");
         List<WorkflowInserter.StepRow> steps = validate(workflow);
         try {
-            EnqueuedWorkflow enqueued = enqueued(workflowInserter.insert(connection, workflow.name(),
-                    workflow.policy().dbValue(), steps), steps);
+            EnqueuedWorkflow enqueued = enqueued(insert(connection, workflow, steps, enqueueContext()), steps);
             reportEnqueued(steps);
             return enqueued;
         } catch (SQLException e) {
@@ -877,7 +908,7 @@ public final class Skipjack implements AutoCloseable {
                 rescueInterval, promoteInterval, pruneInterval, retention,
                 listenNotify ? InsertNotifications.channel(names) : null,
                 new CronTicker(dataSource, sql, inserter, uniqueKeys, this::wakeQueues, this::withKindLimit), cronInterval,
-                unservedQueueThreshold, listeners));
+                unservedQueueThreshold, listeners, interceptors));
     }
 
     /**
@@ -957,7 +988,7 @@ public final class Skipjack implements AutoCloseable {
     private synchronized InlineRunner inlineRunner() {
         if (inline == null) {
             inline = new InlineRunner(dataSource, sql, workerId, mapper, kinds, timing.lease(),
-                    listenNotify ? InsertNotifications.channel(names) : null, this::wakeQueues, listeners);
+                    listenNotify ? InsertNotifications.channel(names) : null, this::wakeQueues, listeners, interceptors);
         }
         return inline;
     }
@@ -1059,6 +1090,7 @@ public final class Skipjack implements AutoCloseable {
         private DatabaseClock clock = new DatabaseClock();
         private Backend backend;
         private final List<SkipjackListener> listeners = new ArrayList<>();
+        private final List<JobInterceptor> interceptors = new ArrayList<>();
         private final Map<JobState, Duration> retention = new EnumMap<>(Map.of(
                 JobState.COMPLETED, DEFAULT_COMPLETED_RETENTION,
                 JobState.CANCELLED, DEFAULT_CANCELLED_RETENTION,
@@ -1398,6 +1430,17 @@ public final class Skipjack implements AutoCloseable {
          */
         public Builder listener(SkipjackListener listener) {
             listeners.add(Objects.requireNonNull(listener, "listener"));
+            return this;
+        }
+
+        /**
+         * Adds an interceptor that stores context with the jobs this client enqueues and wraps their
+         * handlers' runs with it ({@link JobInterceptor}; for tracing, {@code skipjack-opentelemetry}).
+         * The first added is the outermost around a handler; one that throws is logged and skipped,
+         * never failing the job or the enqueue.
+         */
+        public Builder interceptor(JobInterceptor interceptor) {
+            interceptors.add(Objects.requireNonNull(interceptor, "interceptor"));
             return this;
         }
 

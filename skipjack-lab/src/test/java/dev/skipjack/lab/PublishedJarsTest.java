@@ -41,6 +41,7 @@ class PublishedJarsTest {
                 thinJar("skipjack-cli"),
                 thinJar("skipjack-spring-boot-starter"),
                 thinJar("skipjack-micrometer"),
+                thinJar("skipjack-opentelemetry"),
                 thinJar("skipjack-testing"),
                 // What users download and run: the CLI with all its dependencies.
                 ROOT.resolve("skipjack-cli/target/skipjack-cli.jar"));
@@ -61,7 +62,7 @@ class PublishedJarsTest {
     @CsvSource({"skipjack-core, dev.skipjack", "skipjack-dashboard, dev.skipjack.dashboard",
             "skipjack-embedded, dev.skipjack.embedded", "skipjack-cli, dev.skipjack.cli",
             "skipjack-spring-boot-starter, dev.skipjack.spring", "skipjack-micrometer, dev.skipjack.micrometer",
-            "skipjack-testing, dev.skipjack.testing"})
+            "skipjack-opentelemetry, dev.skipjack.opentelemetry", "skipjack-testing, dev.skipjack.testing"})
     void publishedJarDeclaresItsAutomaticModuleName(String module, String moduleName) throws IOException {
         try (JarFile jar = new JarFile(thinJar(module).toFile())) {
             assertThat(jar.getManifest().getMainAttributes().getValue("Automatic-Module-Name")).isEqualTo(moduleName);

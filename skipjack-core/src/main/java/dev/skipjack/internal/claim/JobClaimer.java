@@ -76,7 +76,7 @@ public final class JobClaimer {
         for (Row r : rows) {
             jobs.add(new ClaimedJob(r.getLong(1), r.getString(2), r.getString(3), r.getString(4),
                     r.getInt(5), r.getInt(6), r.getInt(7), instantOfMicros(r.getLong(8)), r.getLong(9),
-                    r.getLongOrNull(10), r.getString(11), r.getString(12)));
+                    r.getLongOrNull(10), r.getString(11), r.getString(12), r.getString(13)));
         }
         // UPDATE ... RETURNING gives the rows in no particular order (SQLite says so; PostgreSQL's
         // UPDATE ... FROM does not promise one either): hand them out in claim order.

@@ -187,6 +187,21 @@ public final class JobInserter {
     }
 
     /**
+     * Stores {@code contextJson} (a JobInterceptor's context) with the jobs {@code ids}, just
+     * inserted on {@code c}: one statement, in the insert's transaction, so no worker claims one of
+     * them without it (unless {@code c} is in auto-commit mode, docs/tracing.md).
+     */
+    public void storeContext(Connection c, String contextJson, List<Long> ids) throws SQLException {
+        if (ids.isEmpty()) {
+            return;
+        }
+        try (PreparedStatement ps = c.prepareStatement(sql.get("set_trace_context"))) {
+            Params.of().text(contextJson).list(ListType.BIGINT, ids).bind(ps, 1, sql.dialect());
+            ps.executeUpdate();
+        }
+    }
+
+    /**
      * Runs an insert statement and appends the ids it returns in request order. The statements
      * insert in request order, so ids ascend in it on every backend; SQLite's RETURNING gives them
      * in no particular order, so they are sorted.

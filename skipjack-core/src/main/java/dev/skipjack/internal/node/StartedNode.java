@@ -1,5 +1,6 @@
 package dev.skipjack.internal.node;
 
+import dev.skipjack.internal.observe.InterceptorChain;
 import dev.skipjack.internal.observe.ListenerFanOut;
 import dev.skipjack.internal.pool.PoolSizeCheck;
 import dev.skipjack.internal.sql.Capability;
@@ -46,7 +47,7 @@ public final class StartedNode {
                            Duration rescueInterval, Duration promoteInterval, Duration pruneInterval,
                            Map<JobState, Duration> retention, String notifyChannel,
                            CronTicker cronTicker, Duration cronInterval, Duration unservedQueueThreshold,
-                           ListenerFanOut listeners) {
+                           ListenerFanOut listeners, InterceptorChain interceptors) {
     }
 
     private final WorkerRuntime workers;
@@ -58,7 +59,8 @@ public final class StartedNode {
     private StartedNode(Settings s) {
         this.pausedQueues = new PausedQueues(s.dataSource(), s.sql(), this::wake);
         this.workers = new WorkerRuntime(s.dataSource(), s.sql(), s.workerId(), s.mapper(), s.kinds(), s.queues(),
-                s.timing(), pausedQueues, s.notifyChannel(), s.listeners());
+                s.timing(), pausedQueues, s.notifyChannel(), s.listeners(),
+                s.interceptors());
         // A term of two rescue rounds: renewed every round, so one missed round keeps it.
         LeaderElector leader = new LeaderElector(s.dataSource(), s.sql(), s.workerId(), s.rescueInterval().multipliedBy(2));
         List<MaintenanceTask> tasks = new ArrayList<>();

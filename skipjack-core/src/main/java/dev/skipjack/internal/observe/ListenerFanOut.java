@@ -6,7 +6,6 @@ import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Passes each event to every registered {@link SkipjackListener}, catching what a listener
@@ -23,15 +22,11 @@ public final class ListenerFanOut {
     public static final ListenerFanOut NONE = new ListenerFanOut(List.of());
 
     private final SkipjackListener[] listeners;
-    /** Per listener: whether its first failure was logged already. */
-    private final AtomicBoolean[] warned;
+    private final PluginFailures failures;
 
     private ListenerFanOut(List<SkipjackListener> listeners) {
         this.listeners = listeners.toArray(new SkipjackListener[0]);
-        this.warned = new AtomicBoolean[this.listeners.length];
-        for (int i = 0; i < warned.length; i++) {
-            warned[i] = new AtomicBoolean();
-        }
+        this.failures = new PluginFailures(log, "listener", this.listeners);
     }
 
     /** The fan-out to these listeners, in order; {@link #NONE} for none. */
@@ -96,12 +91,6 @@ public final class ListenerFanOut {
     }
 
     private void failed(int index, String event, Throwable t) {
-        String listener = listeners[index].getClass().getName();
-        if (warned[index].compareAndSet(false, true)) {
-            log.warn("Skipjack listener {} threw from {}; ignored (further failures of this listener are logged at"
-                    + " debug level)", listener, event, t);
-        } else {
-            log.debug("Skipjack listener {} threw from {}; ignored", listener, event, t);
-        }
+        failures.failed(index, event, t);
     }
 }

@@ -40,7 +40,8 @@ public final class Migrator {
             new Migration(11, "job_reports"),
             // After V009, which rebuilds SQLite's jobs table with the columns it knew (V008 is unused).
             new Migration(12, "concurrency"),
-            new Migration(13, "queue_name_check"));
+            new Migration(13, "queue_name_check"),
+            new Migration(14, "trace_context"));
 
     record Migration(int version, String name) {
     }

@@ -7,6 +7,7 @@ import dev.skipjack.internal.complete.BatchCompleter;
 import dev.skipjack.internal.complete.CompletionWriter;
 import dev.skipjack.internal.concurrency.ConcurrencyAdmission;
 import dev.skipjack.internal.kind.RegisteredKind;
+import dev.skipjack.internal.observe.InterceptorChain;
 import dev.skipjack.internal.observe.ListenerFanOut;
 import dev.skipjack.internal.sql.SqlStatements;
 import dev.skipjack.internal.sql.Transactions;
@@ -56,7 +57,7 @@ public final class InlineRunner implements AutoCloseable {
     /** @param wake told which queues a completion made jobs available in (a started node's fetchers) */
     public InlineRunner(DataSource dataSource, SqlStatements sql, String workerId, ObjectMapper mapper,
                         Map<String, RegisteredKind> kinds, Duration lease, String notifyChannel,
-                        Consumer<Set<String>> wake, ListenerFanOut listeners) {
+                        Consumer<Set<String>> wake, ListenerFanOut listeners, InterceptorChain interceptors) {
         this.dataSource = dataSource;
         this.sql = sql;
         this.workerId = workerId;
@@ -70,7 +71,7 @@ public final class InlineRunner implements AutoCloseable {
         this.claimer = new JobClaimer(sql, workerId, lease);
         this.reports = new ReportWriter(dataSource, sql);
         this.executor = new JobExecutor(kinds, mapper, translator, completions, timeouts, workerId,
-                new WorkflowContexts(dataSource, sql, mapper), reports, listeners);
+                new WorkflowContexts(dataSource, sql, mapper), reports, listeners, interceptors);
     }
 
     /**

@@ -11,6 +11,7 @@ import dev.skipjack.WorkflowContext;
 import dev.skipjack.internal.claim.ClaimedJob;
 import dev.skipjack.internal.complete.Completion;
 import dev.skipjack.internal.kind.RegisteredKind;
+import dev.skipjack.internal.observe.InterceptorChain;
 import dev.skipjack.internal.observe.ListenerFanOut;
 import dev.skipjack.internal.workflow.WorkflowContexts;
 import org.slf4j.Logger;
@@ -56,11 +57,15 @@ final class JobExecutor {
     private final Map<JavaType, ObjectReader> readers = new ConcurrentHashMap<>();
     /** Told when a job starts and how its run ended (SkipjackListener). */
     private final ListenerFanOut listeners;
+    /** Wrap each run of a handler (JobInterceptor), given the context stored at enqueue. */
+    private final InterceptorChain interceptors;
 
     JobExecutor(Map<String, RegisteredKind> kinds, ObjectMapper mapper, OutcomeTranslator translator,
                 LeasedCompletions completions, ScheduledExecutorService timers, String workerId,
-                WorkflowContexts workflowContexts, ReportWriter reports, ListenerFanOut listeners) {
+                WorkflowContexts workflowContexts, ReportWriter reports, ListenerFanOut listeners,
+                InterceptorChain interceptors) {
         this.listeners = listeners;
+        this.interceptors = interceptors;
         this.kinds = kinds;
         this.mapper = mapper;
         this.translator = translator;
@@ -192,7 +197,9 @@ final class JobExecutor {
             }
             Outcome outcome;
             try (JobMdc ignored = JobMdc.put(claimed)) {
-                outcome = kind.mode().invoke(job, tx);
+                outcome = interceptors.active()
+                        ? interceptors.around(job, claimed.traceContext(), () -> kind.mode().invoke(job, tx))
+                        : kind.mode().invoke(job, tx);
             }
             return translator.fromOutcome(claimed, outcome, kind.options(), workerId);
         } catch (Throwable t) {

@@ -7,6 +7,7 @@ import dev.skipjack.internal.claim.JobClaimer;
 import dev.skipjack.internal.complete.BatchCompleter;
 import dev.skipjack.internal.complete.CompletionWriter;
 import dev.skipjack.internal.concurrency.ConcurrencyAdmission;
+import dev.skipjack.internal.observe.InterceptorChain;
 import dev.skipjack.internal.observe.ListenerFanOut;
 import dev.skipjack.internal.pause.PausedQueues;
 import dev.skipjack.internal.sql.Capability;
@@ -76,7 +77,8 @@ public final class WorkerRuntime {
     /** Builds the path of a job, claim → dispatch → execute → complete, once per queue. */
     public WorkerRuntime(DataSource dataSource, SqlStatements sql, String workerId, ObjectMapper mapper,
                          Map<String, RegisteredKind> kinds, List<QueueSettings> queues, Timing timing,
-                         PausedQueues pausedQueues, String notifyChannel, ListenerFanOut listeners) {
+                         PausedQueues pausedQueues, String notifyChannel, ListenerFanOut listeners,
+                         InterceptorChain interceptors) {
         this.dataSource = dataSource;
         this.sql = sql;
         this.workerId = workerId;
@@ -93,7 +95,7 @@ public final class WorkerRuntime {
         JobClaimer claimer = new JobClaimer(sql, workerId, timing.lease());
         this.reports = new ReportWriter(dataSource, sql);
         JobExecutor executor = new JobExecutor(kinds, mapper, translator, completions, timeouts, workerId,
-                new WorkflowContexts(dataSource, sql, mapper), reports, listeners);
+                new WorkflowContexts(dataSource, sql, mapper), reports, listeners, interceptors);
         // Kinds the lease claim leaves alone: those claimed inside their job's transaction (by the job
         // threads), and declared-only kinds (by whichever service has their handler).
         Set<String> claimedInTransaction = new TreeSet<>();

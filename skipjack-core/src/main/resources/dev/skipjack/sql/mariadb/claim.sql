@@ -10,13 +10,14 @@
 -- Times come back as epoch microseconds, by arithmetic on the UTC DATETIME.
 -- workflow_id and workflow_step (null outside workflows) tell the execution to read its parents'
 -- outputs and the completion to advance the workflow (F-14); concurrency_key (F-12, F-13) tells the
--- completion to admit the key's next job. Plain jobs pay three null columns.
+-- completion to admit the key's next job; trace_context (V014) is what the enqueuing client's
+-- JobInterceptors stored, for the handler's run. Plain jobs pay four null columns.
 -- Index: jobs_claim_idx (queue, state, priority, run_at, id).
 -- Parameters: queue, kinds this claimer must leave alone (JSON array), limit.
 SELECT id, queue, kind, args, priority, attempt + 1, max_attempts,
        TIMESTAMPDIFF(MICROSECOND, CAST('1970-01-01 00:00:00' AS DATETIME(6)), created_at),
        TIMESTAMPDIFF(MICROSECOND, CAST('1970-01-01 00:00:00' AS DATETIME(6)), run_at),
-       workflow_id, workflow_step, concurrency_key
+       workflow_id, workflow_step, concurrency_key, trace_context
 FROM {{jobs}} FORCE INDEX ({{prefix}}jobs_claim_idx)
 WHERE queue = ?
   AND state = 'available'

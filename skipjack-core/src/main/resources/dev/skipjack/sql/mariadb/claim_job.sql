@@ -8,7 +8,7 @@
 SELECT id, queue, kind, args, priority, attempt + 1, max_attempts,
        TIMESTAMPDIFF(MICROSECOND, CAST('1970-01-01 00:00:00' AS DATETIME(6)), created_at),
        TIMESTAMPDIFF(MICROSECOND, CAST('1970-01-01 00:00:00' AS DATETIME(6)), run_at),
-       workflow_id, workflow_step, concurrency_key
+       workflow_id, workflow_step, concurrency_key, trace_context
 FROM {{jobs}}
 WHERE id = ?
   AND state = 'available'

@@ -6,7 +6,8 @@
 -- was a tenth of a busy worker's CPU.
 -- workflow_id and workflow_step (null outside workflows) tell the execution to read its parents'
 -- outputs and the completion to advance the workflow (F-14); concurrency_key (F-12, F-13) tells the
--- completion to admit the key's next job. Plain jobs pay three null columns.
+-- completion to admit the key's next job; trace_context (V014) is what the enqueuing client's
+-- JobInterceptors stored, for the handler's run. Plain jobs pay four null columns.
 -- Index: jobs_claim_idx (queue, priority, run_at, id) WHERE state = 'available'.
 -- Parameters: queue, kinds this claimer must leave alone (transactional kinds), limit,
 --             worker id, lease in milliseconds.
@@ -31,4 +32,4 @@ WHERE j.id = next.id
 RETURNING j.id, j.queue, j.kind, j.args::text, j.priority, j.attempt, j.max_attempts,
           (extract(epoch FROM j.created_at) * 1000000)::bigint,
           (extract(epoch FROM j.run_at) * 1000000)::bigint,
-          j.workflow_id, j.workflow_step, j.concurrency_key
+          j.workflow_id, j.workflow_step, j.concurrency_key, j.trace_context

@@ -23,4 +23,4 @@ WHERE j.id = next.id
 RETURNING j.id, j.queue, j.kind, j.args::text, j.priority, j.attempt, j.max_attempts,
           (extract(epoch FROM j.created_at) * 1000000)::bigint,
           (extract(epoch FROM j.run_at) * 1000000)::bigint,
-          j.workflow_id, j.workflow_step, j.concurrency_key
+          j.workflow_id, j.workflow_step, j.concurrency_key, j.trace_context

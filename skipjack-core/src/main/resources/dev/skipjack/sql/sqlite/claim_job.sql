@@ -11,4 +11,4 @@ SET state        = 'running',
     lease_until  = {{now}} + ?3 * 1000
 WHERE id = ?1
   AND state = 'available'
-RETURNING id, queue, kind, args, priority, attempt, max_attempts, created_at, run_at, workflow_id, workflow_step, concurrency_key
+RETURNING id, queue, kind, args, priority, attempt, max_attempts, created_at, run_at, workflow_id, workflow_step, concurrency_key, trace_context

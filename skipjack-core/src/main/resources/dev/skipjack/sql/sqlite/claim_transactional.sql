@@ -5,7 +5,8 @@
 -- Same index and plan as claim.sql.
 -- workflow_id and workflow_step (null outside workflows) tell the execution to read its parents'
 -- outputs and the completion to advance the workflow (F-14); concurrency_key (F-12, F-13) tells the
--- completion to admit the key's next job. Plain jobs pay three null columns.
+-- completion to admit the key's next job; trace_context (V014) is what the enqueuing client's
+-- JobInterceptors stored, for the handler's run. Plain jobs pay four null columns.
 -- Index: jobs_claim_idx (queue, priority, run_at) WHERE state = 'available'.
 -- Parameters: ?1 queue, ?2 transactional kinds (JSON array), ?3 limit, ?4 worker id,
 --             ?5 lease in milliseconds.
@@ -24,4 +25,4 @@ WHERE id IN (
         ORDER BY priority, run_at, id
         LIMIT ?3)
   AND state = 'available'
-RETURNING id, queue, kind, args, priority, attempt, max_attempts, created_at, run_at, workflow_id, workflow_step, concurrency_key
+RETURNING id, queue, kind, args, priority, attempt, max_attempts, created_at, run_at, workflow_id, workflow_step, concurrency_key, trace_context

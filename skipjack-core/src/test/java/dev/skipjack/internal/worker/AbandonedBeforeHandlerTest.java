@@ -79,7 +79,7 @@ class AbandonedBeforeHandlerTest {
                 }));
         // The completions are not used by execute(): runLeased hands them its result.
         return new JobExecutor(Map.of("k", kind), mapper, new OutcomeTranslator(mapper), null, timers, "w1", null, null,
-                ListenerFanOut.NONE);
+                ListenerFanOut.NONE, dev.skipjack.internal.observe.InterceptorChain.NONE);
     }
 
     private static ClaimedJob claimed(long id) {
