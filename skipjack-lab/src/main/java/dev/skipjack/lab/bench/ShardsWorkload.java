@@ -71,22 +71,25 @@ public final class ShardsWorkload {
                 config.setMaximumPoolSize(concurrency + 8);
                 pools.add(new HikariDataSource(config));
             }
-            double oneShard = Double.NaN;
+            // Interleaved: round r drains once per shard count, so a drift of the machine over the
+            // run (warm-up, another process) lands on every count alike instead of on one.
             for (int shards : shardCounts) {
-                List<HikariDataSource> used = pools.subList(0, shards);
-                drain(used, Math.min(jobs, 2_000), concurrency); // warm-up, unreported
-                double[] rates = new double[runs];
-                for (int r = 0; r < runs; r++) {
-                    rates[r] = drain(used, jobs, concurrency);
-                    out.printf(Locale.ROOT, "shards %d, round %d/%d: %,.0f jobs/s%n", shards, r + 1, runs, rates[r]);
+                drain(pools.subList(0, shards), Math.min(jobs, 2_000), concurrency); // warm-up, unreported
+            }
+            double[][] rates = new double[shardCounts.size()][runs];
+            for (int r = 0; r < runs; r++) {
+                for (int i = 0; i < shardCounts.size(); i++) {
+                    int shards = shardCounts.get(i);
+                    rates[i][r] = drain(pools.subList(0, shards), jobs, concurrency);
+                    out.printf(Locale.ROOT, "round %d/%d, %d shard(s): %,.0f jobs/s%n", r + 1, runs, shards, rates[i][r]);
                     out.flush();
                 }
-                double median = median(rates);
-                if (shards == 1) {
-                    oneShard = median;
-                }
+            }
+            double oneShard = shardCounts.contains(1) ? median(rates[shardCounts.indexOf(1)]) : Double.NaN;
+            for (int i = 0; i < shardCounts.size(); i++) {
+                double median = median(rates[i]);
                 results.add(String.format(Locale.ROOT, "RESULT workload=shards shards=%d jobs=%d concurrency_per_shard=%d runs=%d"
-                        + " process_per_s=%.0f ratio_to_one_shard=%s", shards, jobs, concurrency, runs, median,
+                        + " process_per_s=%.0f ratio_to_one_shard=%s", shardCounts.get(i), jobs, concurrency, runs, median,
                         Double.isNaN(oneShard) ? "none" : String.format(Locale.ROOT, "%.2f", median / oneShard)));
             }
         } finally {
