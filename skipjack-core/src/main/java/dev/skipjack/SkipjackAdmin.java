@@ -215,6 +215,28 @@ public final class SkipjackAdmin {
     }
 
     /**
+     * Per queue with available jobs, how long its oldest available job has been due, on the
+     * database clock: how far behind the queue's workers are (it grows while no node serves the
+     * queue, or while its nodes cannot keep up). Queues without available jobs are absent.
+     */
+    public Map<String, Duration> oldestAvailableAge() {
+        Map<String, Duration> ages = new TreeMap<>();
+        try (Connection c = dataSource.getConnection();
+             PreparedStatement ps = c.prepareStatement(sql.get("oldest_available"));
+             ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+                Instant oldest = sql.dialect().getInstant(rs, 2);
+                Instant now = sql.dialect().getInstant(rs, 3);
+                Duration age = Duration.between(oldest, now);
+                ages.put(rs.getString(1), age.isNegative() ? Duration.ZERO : age);
+            }
+        } catch (SQLException e) {
+            throw new SkipjackException("reading the oldest available jobs failed: " + e.getMessage(), e);
+        }
+        return ages;
+    }
+
+    /**
      * The nodes (started clients) running now, each with the jobs it runs and how long each has
      * been running; a node that died without stopping drops out within half a minute.
      */

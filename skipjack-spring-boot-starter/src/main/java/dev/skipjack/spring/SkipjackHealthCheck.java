@@ -35,11 +35,12 @@ final class SkipjackHealthCheck {
     }
 
     /**
-     * Reads the queues; an exception (the database does not answer) propagates, and each Boot's
+     * Reads the queues and their oldest available jobs; an exception (the database does not answer) propagates, and each Boot's
      * {@code AbstractHealthIndicator} turns it into DOWN with its message.
      */
     Result check() {
         List<QueueInfo> queues = skipjack.admin().queues();
+        Map<String, java.time.Duration> oldestAvailable = skipjack.admin().oldestAvailableAge();
         String workerState = !workers.isEnabled() ? "disabled (enqueue only)" : workers.isRunning() ? "running" : "stopped";
         boolean up = !workers.isEnabled() || workers.isRunning();
         Map<String, Object> perQueue = new LinkedHashMap<>();
@@ -48,6 +49,9 @@ final class SkipjackHealthCheck {
             for (JobState state : WAITING_OR_ACTIVE) {
                 details.put(state.name().toLowerCase(Locale.ROOT), queue.count(state));
             }
+            java.time.Duration age = oldestAvailable.get(queue.name());
+            // Seconds the oldest available job has been due (database clock): 0 when none waits.
+            details.put("oldestAvailableSeconds", age == null ? 0.0 : age.toMillis() / 1000.0);
             details.put("servedHere", queue.servedBy().contains(skipjack.workerId()));
             details.put("servedByNodes", queue.servedBy().size());
             details.put("paused", queue.paused());

@@ -440,6 +440,9 @@ class SkipjackAutoConfigurationTest {
                         assertThat(queues.get("default")).containsEntry("servedHere", true).containsEntry("servedByNodes", 1);
                         assertThat(queues.get("elsewhere")).containsEntry("available", 1L)
                                 .containsEntry("servedHere", false).containsEntry("servedByNodes", 0);
+                        assertThat((Double) queues.get("elsewhere").get("oldestAvailableSeconds"))
+                                .as("the unserved job's wait, on the database clock").isBetween(0.0, 30.0);
+                        assertThat(queues.get("default")).containsEntry("oldestAvailableSeconds", 0.0);
                     });
 
                     // Workers stopped while the context runs: DOWN, saying so.

@@ -1,0 +1,8 @@
+-- Per queue with available jobs: the due time of its oldest available job and the database's now,
+-- read together so the age is on the database clock (the health indicator's "oldest available").
+-- Index: the claim index (queue, priority, run_at, id) WHERE state = 'available' covers it: an
+-- index-only scan of the available jobs, not of the table.
+SELECT queue, min(run_at), {{now}}
+FROM {{jobs}}
+WHERE state = 'available'
+GROUP BY queue
