@@ -89,6 +89,11 @@ public final class HostsCommand implements Callable<Integer> {
             description = "Jobs the drain workload enqueues at once (default: ${DEFAULT-VALUE}; 0: no drain).")
     private int drainJobs;
 
+    @Option(names = "--warmup-jobs", defaultValue = "3000", paramLabel = "N",
+            description = "Jobs run before anything is measured, so the worker JVMs' compilers have done their work"
+                    + " (default: ${DEFAULT-VALUE}).")
+    private int warmupJobs;
+
     @Option(names = "--rate", defaultValue = "500", paramLabel = "JOBS_PER_S",
             description = "The stream's offered rate, for all hosts together (default: ${DEFAULT-VALUE}).")
     private int rate;
@@ -109,6 +114,15 @@ public final class HostsCommand implements Callable<Integer> {
             description = "How long the link stays cut; longer than the lease, so its jobs must be rescued"
                     + " (default: ${DEFAULT-VALUE}).")
     private double cutForSeconds;
+
+    @Option(names = "--job-millis", defaultValue = "0", paramLabel = "MS",
+            description = "How long each job's handler takes besides its audit write (default: ${DEFAULT-VALUE});"
+                    + " longer jobs leave a cut host holding more of them.")
+    private int jobMillis;
+
+    @Option(names = "--lease-seconds", defaultValue = "0", paramLabel = "SECONDS",
+            description = "The workers' lease (default: Skipjack's, 15 s); a shorter one makes a short cut-off run.")
+    private int leaseSeconds;
 
     @Option(names = "--cleanup", description = "Only remove what an earlier run left behind (after a kill -9), and exit.")
     private boolean cleanupOnly;
@@ -187,8 +201,12 @@ public final class HostsCommand implements Callable<Integer> {
         if (hostCounts.isEmpty() || hostCounts.stream().anyMatch(n -> n < 1 || n > 64)) {
             throw new CliException("--hosts takes host counts from 1 to 64, e.g. 1,2,4,8, not " + hostCounts);
         }
-        if (!(minutes > 0) || drainJobs < 0 || rate < 1 || concurrency < 1 || batch < 1) {
-            throw new CliException("--minutes, --rate, --concurrency and --batch must be positive, --drain-jobs not negative");
+        if (!(minutes > 0) || drainJobs < 0 || warmupJobs < 0 || rate < 1 || concurrency < 1 || batch < 1) {
+            throw new CliException("--minutes, --rate, --concurrency and --batch must be positive, --drain-jobs and --warmup-jobs"
+                    + " not negative");
+        }
+        if (leaseSeconds < 0 || jobMillis < 0) {
+            throw new CliException("--lease-seconds and --job-millis must not be negative");
         }
         if (cutAfterSeconds < 0 || !(cutForSeconds > 0)) {
             throw new CliException("--cut-host-after must not be negative and --cut-for must be positive");
@@ -247,7 +265,7 @@ public final class HostsCommand implements Callable<Integer> {
         List<Process> processes = new ArrayList<>();
         for (int i = 1; i <= hosts; i++) {
             WorkerOptions options = WorkerOptions.of(workerUrl, schema, "lease", workerId(i)).user(url.user())
-                    .concurrency(concurrency).batch(batch).leaseMillis(0).rescueMillis(0).pauseMillis(0)
+                    .concurrency(concurrency).batch(batch).leaseMillis(leaseSeconds * 1000L).rescueMillis(0).pauseMillis(jobMillis)
                     .shutdownMillis(5_000).kind(KIND).applicationName(APPLICATION_PREFIX + i);
             try {
                 processes.add(workers.start(options, network.wrapper(i)));
@@ -261,12 +279,23 @@ public final class HostsCommand implements Callable<Integer> {
         String pattern = APPLICATION_PREFIX + "%";
 
         long enqueued = 0;
+        int n = 0;
+        if (warmupJobs > 0) {
+            List<JobRequest> requests = new ArrayList<>(warmupJobs);
+            for (int i = 0; i < warmupJobs; i++) {
+                requests.add(JobRequest.of(KIND, new AuditedWorker.Work(n++)));
+            }
+            enqueued += producer.enqueueAll(requests).size();
+            awaitDone(ds, sql, TimeUnit.MINUTES.toNanos(5));
+            out.printf(Locale.ROOT, "  warm-up: %d jobs done, not measured%n", warmupJobs);
+            out.flush();
+        }
         double drainPerSecond = 0;
         DatabaseLoad.Figures drain = null;
         if (drainJobs > 0) {
             List<JobRequest> requests = new ArrayList<>(drainJobs);
             for (int i = 0; i < drainJobs; i++) {
-                requests.add(JobRequest.of(KIND, new AuditedWorker.Work(i)));
+                requests.add(JobRequest.of(KIND, new AuditedWorker.Work(n++)));
             }
             DatabaseLoad load = new DatabaseLoad(ds, sql, pattern, databaseTicks, forwarderTicks);
             long start = System.nanoTime();
@@ -289,7 +318,6 @@ public final class HostsCommand implements Callable<Integer> {
         long nextProgress = streamStart;
         long backlogMax = 0;
         long streamEnqueued = 0;
-        int n = drainJobs;
         while (System.nanoTime() < streamEnd || (cut != null && !cut.settled())) {
             List<JobRequest> tick = new ArrayList<>();
             for (int i = 0; i < Math.max(1, rate / 10); i++) {
@@ -327,7 +355,10 @@ public final class HostsCommand implements Callable<Integer> {
             report = AuditChecker.detect(ds, names).check(c, AuditChecker.Mode.LEASE, enqueued);
         }
         out.println("  " + report.summary());
-        CutFigures cutFigures = cut == null ? null : cut.figures(ds, sql);
+        // The lease bound: a lease for the cut host's last extension to run out, and as long again
+        // for the rescue and a claim elsewhere (30 s with Skipjack's default lease).
+        double recoveryBound = 2 * (leaseSeconds > 0 ? leaseSeconds : Skipjack.DEFAULT_LEASE.toSeconds());
+        CutFigures cutFigures = cut == null ? null : cut.figures(ds, sql, recoveryBound);
         long overlapsBehindCut = cutFigures == null ? 0 : cutFigures.overlapsBehindCut;
         long connectionsPerHost = Math.max(drain == null ? 0 : drain.connectionsPerHost(), stream.connectionsPerHost());
         boolean ok = report.missing() == 0 && report.lost() == 0 && report.stuck() == 0
@@ -398,18 +429,20 @@ public final class HostsCommand implements Callable<Integer> {
 
     /** The figures of a cut, as the database recorded them. */
     private record CutFigures(String worker, int held, long rescued, long staleCompletions, long completedBeforeRescue,
-                              Double recoveryMaxSeconds, long notElsewhere, long startedWhileCut, Double rejoinedSeconds,
-                              long overlapsBehindCut) {
+                              Double recoveryMaxSeconds, double recoveryBoundSeconds, long notElsewhere,
+                              long startedWhileCut, Double rejoinedSeconds, long overlapsBehindCut) {
 
         boolean ok() {
-            return staleCompletions == 0 && notElsewhere == 0 && startedWhileCut == 0 && rejoinedSeconds != null;
+            return staleCompletions == 0 && notElsewhere == 0 && startedWhileCut == 0 && rejoinedSeconds != null
+                    && (recoveryMaxSeconds == null || recoveryMaxSeconds <= recoveryBoundSeconds);
         }
 
         String describe() {
-            return String.format(Locale.ROOT, "cut=%s held_at_cut=%d rescued=%d recovery_max_s=%s stale_completions=%d"
+            return String.format(Locale.ROOT, "cut=%s held_at_cut=%d rescued=%d recovery_max_s=%s recovery_bound_s=%.0f"
+                            + " stale_completions=%d"
                             + " completed_before_rescue=%d started_while_cut=%d overlaps_behind_cut=%d rejoined_s=%s",
                     worker, held, rescued, recoveryMaxSeconds == null ? "none" : String.format(Locale.ROOT, "%.1f",
-                            recoveryMaxSeconds), staleCompletions, completedBeforeRescue, startedWhileCut,
+                            recoveryMaxSeconds), recoveryBoundSeconds, staleCompletions, completedBeforeRescue, startedWhileCut,
                     overlapsBehindCut, rejoinedSeconds == null ? "never" : String.format(Locale.ROOT, "%.1f",
                             rejoinedSeconds));
         }
@@ -439,6 +472,11 @@ public final class HostsCommand implements Callable<Integer> {
         void step(long sinceStreamStart, HostNetwork network, DataSource ds, HostsSql sql, AuditTables audit,
                   PrintWriter out) throws SQLException {
             if (cutAt == null && sinceStreamStart >= (long) (cutAfterSeconds * 1e9)) {
+                // Cut it while it holds jobs (if it gets any within 5 s), so that recovery is measured.
+                long holdDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+                while (heldBy(ds, sql).isEmpty() && System.nanoTime() < holdDeadline) {
+                    Thread.onSpinWait();
+                }
                 network.cut(host);
                 // After the cut nothing of this host reaches the database: what it holds now is final.
                 cutAt = databaseClock(ds, sql);
@@ -486,7 +524,7 @@ public final class HostsCommand implements Callable<Integer> {
             return jobs;
         }
 
-        CutFigures figures(DataSource ds, HostsSql sql) throws SQLException {
+        CutFigures figures(DataSource ds, HostsSql sql, double recoveryBound) throws SQLException {
             if (cutAt == null || restoredAt == null) {
                 throw new CliException("hosts: the stream ended before the cut was restored");
             }
@@ -536,7 +574,8 @@ public final class HostsCommand implements Callable<Integer> {
                     }
                 }
                 Double rejoined = rejoinedAt == null ? null : (rejoinedAt.getTime() - restoredAt.getTime()) / 1e3;
-                return new CutFigures(worker, held.size(), rescued, stale, completedBefore, recovery, notElsewhere,
+                return new CutFigures(worker, held.size(), rescued, stale, completedBefore, recovery, recoveryBound,
+                        notElsewhere,
                         startedWhileCut, rejoined, overlaps);
             }
         }
