@@ -47,7 +47,7 @@ class HostsCommandTest {
                 .orElseThrow(() -> new AssertionError("no RESULT line in:\n" + out + "\n" + err));
         assertThat(result).matches("RESULT workload=hosts hosts=2 jobs_per_s=\\d+ connections_per_host=\\d+ .*"
                 + " lost=0 unexplained_duplicates=0 explained_duplicates=\\d+ overlapping_leases=0 stuck=0"
-                + " attempt_mismatches=0 cut=h2 held_at_cut=[1-9]\\d* rescued=\\d+ recovery_max_s=\\S+ recovery_bound_s=6 stale_completions=0"
+                + " attempt_mismatches=0 cut=h2 cut_was_leader=(true|false) held_at_cut=[1-9]\\d* rescued=\\d+ recovery_max_s=\\S+ recovery_bound_s=6 stale_completions=0"
                 + " completed_before_rescue=\\d+ started_while_cut=0 overlaps_behind_cut=\\d+ rejoined_s=[0-9.]+"
                 + " verdict=ok");
         assertThat(HostNetwork.cleanup()).as("what the run left behind").isEmpty();

@@ -265,6 +265,7 @@ public final class HostNetwork implements AutoCloseable {
                         Files.delete(pidFile);
                     }
                 }
+                Files.deleteIfExists(STATE_DIR.resolve("forward.sock"));
                 Optional<Long> postmaster = EmbeddedServer.leftoverPostmaster();
                 if (postmaster.isPresent()) {
                     EmbeddedServer.stop(postmaster.get());

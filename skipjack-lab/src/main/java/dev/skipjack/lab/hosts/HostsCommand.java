@@ -124,6 +124,11 @@ public final class HostsCommand implements Callable<Integer> {
             description = "The workers' lease (default: Skipjack's, 15 s); a shorter one makes a short cut-off run.")
     private int leaseSeconds;
 
+    @Option(names = "--cut-leader",
+            description = "Cut the host that holds the maintenance leadership (the lease rescuer) instead of the last one:"
+                    + " its jobs then wait for another host to take the leadership too.")
+    private boolean cutLeader;
+
     @Option(names = "--cleanup", description = "Only remove what an earlier run left behind (after a kill -9), and exit.")
     private boolean cleanupOnly;
 
@@ -252,8 +257,8 @@ public final class HostsCommand implements Callable<Integer> {
         HostsSql sql = new HostsSql(producer.jobsTable(), audit.executionsTable());
         out.printf(Locale.ROOT, "%n== %d host(s): %d jobs at once each, batches of %d; drain %d jobs, then a stream of %d"
                 + " jobs/s for %.1f min%s%n", hosts, concurrency, batch, drainJobs, rate, minutes,
-                cutAfterSeconds > 0 ? String.format(Locale.ROOT, "; host %d cut %.0f s into the stream for %.0f s",
-                        hosts, cutAfterSeconds, cutForSeconds) : "");
+                cutAfterSeconds > 0 ? String.format(Locale.ROOT, "; %s cut %.0f s into the stream for %.0f s",
+                        cutLeader ? "the maintenance leader's host" : "host " + hosts, cutAfterSeconds, cutForSeconds) : "");
         out.flush();
 
         DatabaseUrl url = connection.url();
@@ -310,7 +315,7 @@ public final class HostsCommand implements Callable<Integer> {
             out.flush();
         }
 
-        Cut cut = cutAfterSeconds > 0 ? new Cut(hosts, workerId(hosts)) : null;
+        Cut cut = cutAfterSeconds > 0 ? new Cut(hosts) : null;
         long finishedBefore = progress(ds, sql)[0];
         DatabaseLoad load = new DatabaseLoad(ds, sql, pattern, databaseTicks, forwarderTicks);
         long streamStart = System.nanoTime();
@@ -360,6 +365,11 @@ public final class HostsCommand implements Callable<Integer> {
         double recoveryBound = 2 * (leaseSeconds > 0 ? leaseSeconds : Skipjack.DEFAULT_LEASE.toSeconds());
         CutFigures cutFigures = cut == null ? null : cut.figures(ds, sql, recoveryBound);
         long overlapsBehindCut = cutFigures == null ? 0 : cutFigures.overlapsBehindCut;
+        if (overlapsBehindCut > 0) {
+            out.printf(Locale.ROOT, "  of its overlapping leases, %d are handlers of the cut host that outlived their lease"
+                    + " behind the cut (their audit write waited on the dead link); their completions did not count%n",
+                    overlapsBehindCut);
+        }
         long connectionsPerHost = Math.max(drain == null ? 0 : drain.connectionsPerHost(), stream.connectionsPerHost());
         boolean ok = report.missing() == 0 && report.lost() == 0 && report.stuck() == 0
                 && report.unexplainedDuplicates() == 0 && report.attemptMismatches() == 0
@@ -428,7 +438,7 @@ public final class HostsCommand implements Callable<Integer> {
     }
 
     /** The figures of a cut, as the database recorded them. */
-    private record CutFigures(String worker, int held, long rescued, long staleCompletions, long completedBeforeRescue,
+    private record CutFigures(String worker, boolean wasLeader, int held, long rescued, long staleCompletions, long completedBeforeRescue,
                               Double recoveryMaxSeconds, double recoveryBoundSeconds, long notElsewhere,
                               long startedWhileCut, Double rejoinedSeconds, long overlapsBehindCut) {
 
@@ -438,10 +448,10 @@ public final class HostsCommand implements Callable<Integer> {
         }
 
         String describe() {
-            return String.format(Locale.ROOT, "cut=%s held_at_cut=%d rescued=%d recovery_max_s=%s recovery_bound_s=%.0f"
+            return String.format(Locale.ROOT, "cut=%s cut_was_leader=%s held_at_cut=%d rescued=%d recovery_max_s=%s recovery_bound_s=%.0f"
                             + " stale_completions=%d"
                             + " completed_before_rescue=%d started_while_cut=%d overlaps_behind_cut=%d rejoined_s=%s",
-                    worker, held, rescued, recoveryMaxSeconds == null ? "none" : String.format(Locale.ROOT, "%.1f",
+                    worker, wasLeader, held, rescued, recoveryMaxSeconds == null ? "none" : String.format(Locale.ROOT, "%.1f",
                             recoveryMaxSeconds), recoveryBoundSeconds, staleCompletions, completedBeforeRescue, startedWhileCut,
                     overlapsBehindCut, rejoinedSeconds == null ? "never" : String.format(Locale.ROOT, "%.1f",
                             rejoinedSeconds));
@@ -450,18 +460,19 @@ public final class HostsCommand implements Callable<Integer> {
 
     /** One host's link cut mid-stream and restored: when, what it held, when it worked again. */
     private final class Cut {
-        private final int host;
-        private final String worker;
+        private int host;
+        private String worker;
         private Timestamp cutAt;
         private Timestamp restoredAt;
         private Timestamp rejoinedAt;
         private long restoredNanos;
         private long nextRejoinPoll;
         private List<long[]> held = List.of();
+        private boolean wasLeader;
 
-        Cut(int host, String worker) {
+        Cut(int host) {
             this.host = host;
-            this.worker = worker;
+            this.worker = workerId(host);
         }
 
         /** True once the host is back and completed a new job, or gave up waiting for that (2 minutes). */
@@ -472,6 +483,11 @@ public final class HostsCommand implements Callable<Integer> {
         void step(long sinceStreamStart, HostNetwork network, DataSource ds, HostsSql sql, AuditTables audit,
                   PrintWriter out) throws SQLException {
             if (cutAt == null && sinceStreamStart >= (long) (cutAfterSeconds * 1e9)) {
+                String leader = maintenanceLeader(ds, sql);
+                if (cutLeader && leader != null && leader.matches("h[0-9]+")) {
+                    host = Integer.parseInt(leader.substring(1));
+                    worker = leader;
+                }
                 // Cut it while it holds jobs (if it gets any within 5 s), so that recovery is measured.
                 long holdDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
                 while (heldBy(ds, sql).isEmpty() && System.nanoTime() < holdDeadline) {
@@ -484,7 +500,9 @@ public final class HostsCommand implements Callable<Integer> {
                     audit.recordFault(c, worker, "cut");
                 }
                 held = heldBy(ds, sql);
-                out.printf(Locale.ROOT, "  cut host %d (worker %s) at %s; it held %d jobs%n", host, worker, cutAt, held.size());
+                wasLeader = worker.equals(leader);
+                out.printf(Locale.ROOT, "  cut host %d (worker %s) at %s; it held %d jobs%s%n", host, worker, cutAt,
+                        held.size(), wasLeader ? " and the maintenance leadership (the lease rescuer)" : "");
                 out.flush();
             } else if (cutAt != null && restoredAt == null
                     && sinceStreamStart >= (long) ((cutAfterSeconds + cutForSeconds) * 1e9)) {
@@ -508,6 +526,13 @@ public final class HostsCommand implements Callable<Integer> {
                     out.flush();
                 }
                 nextRejoinPoll = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(500);
+            }
+        }
+
+        private static String maintenanceLeader(DataSource ds, HostsSql sql) throws SQLException {
+            try (Connection c = ds.getConnection(); Statement s = c.createStatement();
+                 ResultSet rs = s.executeQuery(sql.get("maintenance_leader"))) {
+                return rs.next() ? rs.getString(1) : null;
             }
         }
 
@@ -574,7 +599,7 @@ public final class HostsCommand implements Callable<Integer> {
                     }
                 }
                 Double rejoined = rejoinedAt == null ? null : (rejoinedAt.getTime() - restoredAt.getTime()) / 1e3;
-                return new CutFigures(worker, held.size(), rescued, stale, completedBefore, recovery, recoveryBound,
+                return new CutFigures(worker, wasLeader, held.size(), rescued, stale, completedBefore, recovery, recoveryBound,
                         notElsewhere,
                         startedWhileCut, rejoined, overlaps);
             }

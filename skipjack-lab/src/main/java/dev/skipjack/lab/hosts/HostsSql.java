@@ -7,8 +7,9 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * The hosts command's own SQL (PostgreSQL only), one statement per resource file next to this
- * class: {@code {{jobs}}} is the run's jobs table and {@code {{audit_executions}}} its execution
- * audit, both already validated and quoted by their owners (Skipjack and the audit).
+ * class: {@code {{jobs}}} is the run's jobs table, {@code {{leader}}} the leader table beside it,
+ * and {@code {{audit_executions}}} the execution audit, all already validated and quoted by their
+ * owners (Skipjack and the audit).
  */
 final class HostsSql {
 
@@ -20,6 +21,14 @@ final class HostsSql {
         this.executionsTable = executionsTable;
     }
 
+    /** The leader table: the jobs table's quoted name with {@code leader} for {@code jobs} (same schema, same prefix). */
+    private String leaderTable() {
+        if (!jobsTable.endsWith("jobs\"")) {
+            throw new IllegalStateException("unexpected jobs table name " + jobsTable);
+        }
+        return jobsTable.substring(0, jobsTable.length() - "jobs\"".length()) + "leader\"";
+    }
+
     String get(String name) {
         try (InputStream in = HostsSql.class.getResourceAsStream(name + ".sql")) {
             if (in == null) {
@@ -27,6 +36,7 @@ final class HostsSql {
             }
             return new String(in.readAllBytes(), StandardCharsets.UTF_8)
                     .replace("{{jobs}}", jobsTable)
+                    .replace("{{leader}}", leaderTable())
                     .replace("{{audit_executions}}", executionsTable);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
