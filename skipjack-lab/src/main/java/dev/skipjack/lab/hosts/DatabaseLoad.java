@@ -17,8 +17,8 @@ import javax.sql.DataSource;
 
 /**
  * What the database went through during one phase of a hosts run, to name its ceiling: the CPU
- * of the server's processes and of the bridge's forwarder (from {@code /proc}), the whole
- * machine's busy share, and, sampled every 500 ms, each host's open connections and the
+ * of the server's processes, of the bridge's forwarder, of the hosts' worker JVMs and of this
+ * driver (from {@code /proc}), the whole machine's busy share, and, sampled every 500 ms, each host's open connections and the
  * sessions waiting for locks. Start it, run the phase, {@link #stop()} it.
  */
 final class DatabaseLoad implements AutoCloseable {
@@ -27,7 +27,8 @@ final class DatabaseLoad implements AutoCloseable {
     private static final double TICKS_PER_SECOND = 100;
 
     /** The figures of one phase. */
-    record Figures(double seconds, Double databaseCores, double forwarderCores, double machineBusyPercent,
+    record Figures(double seconds, Double databaseCores, double forwarderCores, double workerCores, double driverCores,
+                   double machineBusyPercent,
                    Map<String, Long> peakConnectionsByHost, long lockWaitsMax, double lockWaitsMean,
                    long ungrantedLocksMax, long activeSessionsMax) {
 
@@ -42,11 +43,14 @@ final class DatabaseLoad implements AutoCloseable {
     private final String applicationPattern;
     private final LongSupplier databaseTicks;
     private final LongSupplier forwarderTicks;
+    private final LongSupplier workerTicks;
     private final Map<String, Long> peakConnections = new ConcurrentHashMap<>();
     private final Thread thread;
     private final long startNanos = System.nanoTime();
     private final long startDatabaseTicks;
     private final long startForwarderTicks;
+    private final long startWorkerTicks;
+    private final long startDriverTicks;
     private final long[] startMachine;
     private volatile boolean running = true;
     private long lockWaitsMax;
@@ -58,16 +62,21 @@ final class DatabaseLoad implements AutoCloseable {
     /**
      * @param databaseTicks CPU ticks of the database server so far, or null when it is not on this
      *                      machine ({@code --url}): its CPU is then not measured
+     * @param forwarderTicks CPU ticks of the bridge's forwarder so far
+     * @param workerTicks    CPU ticks of the hosts' worker JVMs so far
      */
     DatabaseLoad(DataSource dataSource, HostsSql sql, String applicationPattern, LongSupplier databaseTicks,
-                 LongSupplier forwarderTicks) {
+                 LongSupplier forwarderTicks, LongSupplier workerTicks) {
         this.dataSource = dataSource;
         this.sql = sql;
         this.applicationPattern = applicationPattern;
         this.databaseTicks = databaseTicks;
         this.forwarderTicks = forwarderTicks;
+        this.workerTicks = workerTicks;
         this.startDatabaseTicks = databaseTicks == null ? 0 : databaseTicks.getAsLong();
         this.startForwarderTicks = forwarderTicks.getAsLong();
+        this.startWorkerTicks = workerTicks.getAsLong();
+        this.startDriverTicks = ticks(ProcessHandle.current().pid());
         this.startMachine = machineTicks();
         this.thread = new Thread(this::sample, "hosts-load-sampler");
         thread.setDaemon(true);
@@ -115,8 +124,10 @@ final class DatabaseLoad implements AutoCloseable {
         Double dbCores = databaseTicks == null ? null
                 : (databaseTicks.getAsLong() - startDatabaseTicks) / TICKS_PER_SECOND / seconds;
         double fwdCores = (forwarderTicks.getAsLong() - startForwarderTicks) / TICKS_PER_SECOND / seconds;
+        double workerCores = (workerTicks.getAsLong() - startWorkerTicks) / TICKS_PER_SECOND / seconds;
+        double driverCores = (ticks(ProcessHandle.current().pid()) - startDriverTicks) / TICKS_PER_SECOND / seconds;
         synchronized (this) {
-            return new Figures(seconds, dbCores, fwdCores, busy, new TreeMap<>(peakConnections), lockWaitsMax,
+            return new Figures(seconds, dbCores, fwdCores, workerCores, driverCores, busy, new TreeMap<>(peakConnections), lockWaitsMax,
                     samples == 0 ? 0 : (double) lockWaitsSum / samples, ungrantedMax, activeMax);
         }
     }

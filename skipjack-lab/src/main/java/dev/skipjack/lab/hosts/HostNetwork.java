@@ -199,6 +199,15 @@ public final class HostNetwork implements AutoCloseable {
         return pids(DATABASE_NAMESPACE);
     }
 
+    /** The processes of every host namespace: the worker JVMs. */
+    public List<Long> hostPids() {
+        List<Long> pids = new ArrayList<>();
+        for (int i = 1; i <= hosts; i++) {
+            pids.addAll(pids(namespace(i)));
+        }
+        return pids;
+    }
+
     /** Cuts host {@code i}'s link at the bridge: its interface loses carrier, its packets go nowhere. */
     public void cut(int i) {
         checkHost(i);

@@ -281,6 +281,7 @@ public final class HostsCommand implements Callable<Integer> {
         out.printf(Locale.ROOT, "  %d worker JVM(s) ready, one per host namespace%n", hosts);
         out.flush();
         LongSupplier forwarderTicks = () -> DatabaseLoad.ticksOf(network.listenerPids());
+        LongSupplier workerTicks = () -> DatabaseLoad.ticksOf(network.hostPids());
         String pattern = APPLICATION_PREFIX + "%";
 
         long enqueued = 0;
@@ -302,7 +303,7 @@ public final class HostsCommand implements Callable<Integer> {
             for (int i = 0; i < drainJobs; i++) {
                 requests.add(JobRequest.of(KIND, new AuditedWorker.Work(n++)));
             }
-            DatabaseLoad load = new DatabaseLoad(ds, sql, pattern, databaseTicks, forwarderTicks);
+            DatabaseLoad load = new DatabaseLoad(ds, sql, pattern, databaseTicks, forwarderTicks, workerTicks);
             long start = System.nanoTime();
             enqueued += producer.enqueueAll(requests).size(); // one transaction: every job appears at once
             long enqueuedAt = System.nanoTime();
@@ -317,7 +318,7 @@ public final class HostsCommand implements Callable<Integer> {
 
         Cut cut = cutAfterSeconds > 0 ? new Cut(hosts) : null;
         long finishedBefore = progress(ds, sql)[0];
-        DatabaseLoad load = new DatabaseLoad(ds, sql, pattern, databaseTicks, forwarderTicks);
+        DatabaseLoad load = new DatabaseLoad(ds, sql, pattern, databaseTicks, forwarderTicks, workerTicks);
         long streamStart = System.nanoTime();
         long streamEnd = streamStart + (long) (minutes * 60e9);
         long nextProgress = streamStart;
@@ -378,12 +379,13 @@ public final class HostsCommand implements Callable<Integer> {
         DatabaseLoad.Figures capacity = drain != null ? drain : stream;
         String result = String.format(Locale.ROOT, "RESULT workload=hosts hosts=%d jobs_per_s=%.0f connections_per_host=%d"
                         + " stream_offered_per_s=%d stream_jobs_per_s=%.0f backlog_max=%d db_cpu_cores=%s"
-                        + " db_cpu_cores_stream=%s forwarder_cpu_cores=%.2f machine_busy_pct=%.0f lock_waits_max=%d"
+                        + " db_cpu_cores_stream=%s forwarder_cpu_cores=%.2f worker_cpu_cores=%.2f driver_cpu_cores=%.2f"
+                        + " machine_busy_pct=%.0f lock_waits_max=%d"
                         + " ungranted_locks_max=%d jobs=%d lost=%d unexplained_duplicates=%d explained_duplicates=%d"
                         + " overlapping_leases=%d stuck=%d attempt_mismatches=%d %s verdict=%s",
                 hosts, drainPerSecond, connectionsPerHost, rate, streamPerSecond, backlogMax,
                 cores(capacity.databaseCores()), cores(stream.databaseCores()), capacity.forwarderCores(),
-                capacity.machineBusyPercent(), Math.max(capacity.lockWaitsMax(), stream.lockWaitsMax()),
+                capacity.workerCores(), capacity.driverCores(), capacity.machineBusyPercent(), Math.max(capacity.lockWaitsMax(), stream.lockWaitsMax()),
                 Math.max(capacity.ungrantedLocksMax(), stream.ungrantedLocksMax()), report.jobs(),
                 report.lost() + report.missing(), report.unexplainedDuplicates(), report.explainedDuplicates(),
                 report.overlappingLeases() - overlapsBehindCut, report.stuck(), report.attemptMismatches(),
@@ -402,9 +404,10 @@ public final class HostsCommand implements Callable<Integer> {
     }
 
     private static String describe(DatabaseLoad.Figures f) {
-        return String.format(Locale.ROOT, "database CPU %s cores, forwarder %.2f, machine %.0f%% busy;"
-                        + " lock waits max %d (mean %.1f), ungranted locks max %d, active sessions max %d;"
-                        + " peak connections %s", cores(f.databaseCores()), f.forwarderCores(), f.machineBusyPercent(),
+        return String.format(Locale.ROOT, "CPU in cores: database %s, forwarder %.2f, worker JVMs %.2f, driver %.2f;"
+                        + " machine %.0f%% busy; lock waits max %d (mean %.1f), ungranted locks max %d, active sessions"
+                        + " max %d; peak connections %s", cores(f.databaseCores()), f.forwarderCores(), f.workerCores(),
+                f.driverCores(), f.machineBusyPercent(),
                 f.lockWaitsMax(), f.lockWaitsMean(), f.ungrantedLocksMax(), f.activeSessionsMax(),
                 f.peakConnectionsByHost());
     }
