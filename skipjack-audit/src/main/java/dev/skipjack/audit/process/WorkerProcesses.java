@@ -56,7 +56,19 @@ public final class WorkerProcesses implements AutoCloseable {
 
     /** Starts one worker JVM and waits until it reports READY. */
     public Process start(WorkerOptions options) throws IOException {
-        return startAndAwaitReady(options.workerId, command(AuditedWorker.class, options.toArgs()));
+        return start(options, List.of());
+    }
+
+    /**
+     * Starts one worker JVM under {@code wrapper}, a command that execs the rest of its command
+     * line (e.g. {@code ip netns exec <namespace>}: the JVM then runs on that namespace's network,
+     * as on another host), and waits until it reports READY. The wrapper must exec, not fork, so
+     * that killing the process kills the JVM.
+     */
+    public Process start(WorkerOptions options, List<String> wrapper) throws IOException {
+        List<String> command = new ArrayList<>(wrapper);
+        command.addAll(command(AuditedWorker.class, options.toArgs()));
+        return startAndAwaitReady(options.workerId, command);
     }
 
     /**

@@ -94,9 +94,12 @@ final class LeaseHeartbeat implements Runnable {
      * lease (which starts later than the local one) can expire and the job be rescued.
      */
     public void abandonUnextendable() {
-        long leaseNanos = lease.toNanos();
-        long safetyMargin = Math.min(leaseNanos / 10, 1_000_000_000L);
-        abandonExpired(System.nanoTime() + safetyMargin);
+        abandonExpired(System.nanoTime() + safetyMarginNanos(lease));
+    }
+
+    /** How early before its lease may run out an execution is given up: a tenth of the lease, a second at most. */
+    static long safetyMarginNanos(Duration lease) {
+        return Math.min(lease.toNanos() / 10, 1_000_000_000L);
     }
 
     private void abandonExpired(long now) {

@@ -325,12 +325,29 @@ final class QueueDispatcher {
         Buffered b = first;
         while (b != null) {
             // Abandoned while buffered (its lease could not be extended): it is not ours to run.
-            if (!b.execution().isSettled()) {
+            if (!b.execution().isSettled() && !abandonedAsLate(b.execution())) {
                 executor.runLeased(b.job(), b.execution());
                 bufferTarget.jobFinished();
             }
             b = takeBuffered();
         }
+    }
+
+    /**
+     * True when this execution's lease may have run out before its handler starts, most often
+     * because its claim was answered late (a claim waiting on a cut network or a lock for longer
+     * than the lease): the database may have given the job to another worker meanwhile, so it is
+     * left to the rescuer and not started. The lease heartbeat's watchdog would abandon it too,
+     * but only on its next round, after the handler had begun. Same margin as the watchdog's.
+     */
+    private boolean abandonedAsLate(Execution e) {
+        if (!e.leaseMayHaveExpired(System.nanoTime() + LeaseHeartbeat.safetyMarginNanos(lease)) || !e.settle()) {
+            return false;
+        }
+        log.warn("job {} attempt {} not started: its lease may have run out since it was claimed; it is left to the"
+                + " lease rescuer", e.id(), e.attempt());
+        tracker.finish(e);
+        return true;
     }
 
     /** At stop: buffered jobs go back to the queue at once, not after their leases. */
