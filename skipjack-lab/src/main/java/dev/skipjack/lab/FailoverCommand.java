@@ -49,6 +49,12 @@ public final class FailoverCommand implements Callable<Integer> {
                     + " and a secondary before each (default: ${DEFAULT-VALUE}).")
     private int faultEverySeconds;
 
+    @Option(names = "--stall-standby", defaultValue = "0", paramLabel = "SECONDS",
+            description = "Before each hard stop, pause the standby's WAL receiver (SIGSTOP) this long, so it lags as"
+                    + " over a slow network: in sync mode commits wait for it, in async mode they do not and the hard"
+                    + " stop loses them (default: ${DEFAULT-VALUE}).")
+    private int standbyStallSeconds;
+
     @Option(names = "--mode", defaultValue = "lease", paramLabel = "MODE",
             description = "lease or transactional (default: ${DEFAULT-VALUE}).")
     private String mode;
@@ -68,9 +74,10 @@ public final class FailoverCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        if (!(minutes > 0) || faultEverySeconds < 1 || workers < 2 || concurrency < 1 || rate < 10) {
+        if (!(minutes > 0) || faultEverySeconds < 1 || workers < 2 || concurrency < 1 || rate < 10
+                || standbyStallSeconds < 0) {
             throw new CliException("--minutes, --fault-every and --concurrency must be positive, --workers at least 2"
-                    + " (one is killed after each failover) and --rate at least 10");
+                    + " (one is killed after each failover), --rate at least 10 and --stall-standby not negative");
         }
         if (!mode.equals("lease") && !mode.equals("transactional")) {
             throw new CliException("--mode must be lease or transactional, not '" + mode + "'");
@@ -84,7 +91,7 @@ public final class FailoverCommand implements Callable<Integer> {
              DatabaseConnection connection = DatabaseConnection.open(
                      Optional.of(new DatabaseUrl(cluster.jdbcUrl(), cluster.user(), null)), 8, out)) {
             FailoverRun run = new FailoverRun(cluster, connection.dataSource(), mode, workers, concurrency, rate,
-                    faultEverySeconds, logDir.resolve("workers"), out);
+                    faultEverySeconds, standbyStallSeconds, logDir.resolve("workers"), out);
             return run.run(minutes);
         }
     }

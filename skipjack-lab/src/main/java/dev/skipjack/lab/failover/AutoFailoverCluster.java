@@ -207,6 +207,7 @@ public final class AutoFailoverCluster implements AutoCloseable {
     /** Polls the monitor until {@code done} holds; an unreachable monitor counts as not done yet. */
     public ClusterState awaitState(Predicate<ClusterState> done, String what) throws InterruptedException {
         long deadline = System.nanoTime() + CHANGE_TIMEOUT.toNanos();
+        long nextCheckpoint = System.nanoTime();
         String last = "no answer from the monitor";
         while (System.nanoTime() - deadline < 0) {
             try {
@@ -215,6 +216,11 @@ public final class AutoFailoverCluster implements AutoCloseable {
                     return s;
                 }
                 last = s.toString();
+                if (System.nanoTime() - nextCheckpoint > 0 && s.writable().isPresent()) {
+                    // A standby may be waiting in pg_basebackup for the primary's spread checkpoint.
+                    checkpoint(s.writable().get().port());
+                    nextCheckpoint = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
+                }
             } catch (SQLException e) {
                 last = e.getMessage();
             }
@@ -225,6 +231,12 @@ public final class AutoFailoverCluster implements AutoCloseable {
         }
         throw new CliException("waited " + CHANGE_TIMEOUT.toSeconds() + " s for " + what + "; last: " + last
                 + " (logs in " + logDir + ")");
+    }
+
+    private static void checkpoint(int port) throws SQLException {
+        try (Connection c = connect(port, DATABASE); java.sql.Statement st = c.createStatement()) {
+            st.execute(FailoverStatements.load("checkpoint"));
+        }
     }
 
     /**
@@ -288,6 +300,51 @@ public final class AutoFailoverCluster implements AutoCloseable {
         all.forEach(ProcessHandle::destroyForcibly);
         for (ProcessHandle h : all) {
             h.onExit().orTimeout(30, TimeUnit.SECONDS).exceptionally(t -> h).join();
+        }
+    }
+
+    /**
+     * Pauses (SIGSTOP) or resumes (SIGCONT) the WAL receiver of a standby, so it falls behind the
+     * primary as over a slow network; returns how many processes were signalled (0 or 1).
+     */
+    public synchronized int signalWalReceiver(String node, boolean pause) throws IOException, InterruptedException {
+        Process p = services.get(node);
+        if (p == null) {
+            return 0;
+        }
+        int signalled = 0;
+        for (ProcessHandle h : p.descendants().toList()) {
+            // A PostgreSQL child names its role in its process title, which is its command line.
+            Path cmdline = Path.of("/proc", Long.toString(h.pid()), "cmdline");
+            String title;
+            try {
+                title = Files.readString(cmdline, StandardCharsets.UTF_8);
+            } catch (IOException gone) {
+                continue;
+            }
+            if (title.contains("walreceiver")) {
+                Process kill = new ProcessBuilder("kill", pause ? "-STOP" : "-CONT", Long.toString(h.pid()))
+                        .redirectErrorStream(true).start();
+                kill.getInputStream().readAllBytes();
+                if (kill.waitFor() == 0) {
+                    signalled++;
+                }
+            }
+        }
+        return signalled;
+    }
+
+    /** How far a standby is behind its primary, in WAL bytes. */
+    public record StandbyLag(long unsentBytes, long unflushedBytes) {
+    }
+
+    /** On the node at {@code port}: how far its standby is behind (see standby_lag_bytes.sql). */
+    public StandbyLag standbyLag(int port) throws SQLException {
+        try (Connection c = connect(port, DATABASE);
+             PreparedStatement ps = c.prepareStatement(FailoverStatements.load("standby_lag_bytes"));
+             ResultSet rs = ps.executeQuery()) {
+            rs.next();
+            return new StandbyLag(rs.getLong(1), rs.getLong(2));
         }
     }
 

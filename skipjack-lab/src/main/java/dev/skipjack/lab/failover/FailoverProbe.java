@@ -41,9 +41,10 @@ final class FailoverProbe {
     /**
      * Measures one fault started at {@code startNanos} on the primary at {@code oldPort}.
      *
-     * @param kind {@code perform_failover} or {@code hard_stop}, for the result
+     * @param kind     {@code perform_failover} or {@code hard_stop}, for the result
+     * @param lagBytes WAL bytes the standby had not flushed when the fault began, for the result
      */
-    FailoverResult.Fault measure(String kind, int oldPort, long startNanos) throws InterruptedException {
+    FailoverResult.Fault measure(String kind, int oldPort, long startNanos, long lagBytes) throws InterruptedException {
         long deadline = startNanos + TIMEOUT.toNanos();
         Double writable = null;
         Double recovered = null;
@@ -81,7 +82,7 @@ final class FailoverProbe {
             }
             Thread.sleep(ROUND_MILLIS);
         }
-        return new FailoverResult.Fault(kind, writable, recovered, leader);
+        return new FailoverResult.Fault(kind, lagBytes, writable, recovered, leader);
     }
 
     private long[] completedAndPort(Connection c) throws SQLException {

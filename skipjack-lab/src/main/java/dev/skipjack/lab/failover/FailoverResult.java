@@ -38,11 +38,12 @@ public record FailoverResult(String mode, double minutes, long completed, List<F
      * One injected fault and what it took to recover.
      *
      * @param kind             {@code perform_failover} or {@code hard_stop}
+     * @param lagBytes         WAL bytes the standby had not flushed when the fault began
      * @param writableSeconds  from the fault to a connection to the new primary
      * @param recoverySeconds  from the fault to the first job completed on the new primary
      * @param leaderSeconds    from the fault to the maintenance leader's lease renewed on the new primary
      */
-    public record Fault(String kind, double writableSeconds, double recoverySeconds, double leaderSeconds) {
+    public record Fault(String kind, long lagBytes, double writableSeconds, double recoverySeconds, double leaderSeconds) {
     }
 
     public FailoverResult {
@@ -72,13 +73,14 @@ public record FailoverResult(String mode, double minutes, long completed, List<F
     public String line() {
         return String.format(Locale.ROOT, "RESULT workload=failover mode=%s minutes=%.1f jobs_per_s=%.0f failovers=%d"
                         + " lost=%d unexplained_duplicates=%d recovery_max_s=%s perform_failovers=%d hard_stops=%d"
-                        + " recovery_s=%s writable_s=%s leader_renewed_s=%s rescue_max_s=%s rescues_after_failover=%d"
+                        + " recovery_s=%s writable_s=%s leader_renewed_s=%s unflushed_wal_bytes=%s rescue_max_s=%s rescues_after_failover=%d"
                         + " lost_enqueues=%d lost_completions=%d explained_duplicates=%d stuck=%d overlapping_leases=%d attempt_mismatches=%d verdict=%s",
                 mode, minutes, jobsPerSecond(), faults.size(), lost(), unexplainedDuplicates,
                 seconds(recoveryMaxSeconds()), count("perform_failover"), count("hard_stop"),
                 list(faults.stream().map(Fault::recoverySeconds).toList()),
                 list(faults.stream().map(Fault::writableSeconds).toList()),
                 list(faults.stream().map(Fault::leaderSeconds).toList()),
+                faults.isEmpty() ? "none" : String.join(",", faults.stream().map(f -> Long.toString(f.lagBytes())).toList()),
                 seconds(rescueMaxSeconds), rescuesAfterFailover, lostEnqueues, lostCompletions, explainedDuplicates, stuck, overlappingLeases,
                 attemptMismatches, verdict);
     }

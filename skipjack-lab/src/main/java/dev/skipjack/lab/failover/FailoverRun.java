@@ -55,6 +55,7 @@ public final class FailoverRun {
     private final int concurrency;
     private final int rate;
     private final long faultEveryNanos;
+    private final int standbyStallSeconds;
     private final Path workerLogDir;
     private final PrintWriter out;
     private final TableNames names = new TableNames(SCHEMA, "skipjack_");
@@ -66,7 +67,8 @@ public final class FailoverRun {
 
     /** @param ds the application's pool on the cluster's multi-host URL (the producer's) */
     public FailoverRun(AutoFailoverCluster cluster, DataSource ds, String mode, int workers, int concurrency, int rate,
-                       int faultEverySeconds, Path workerLogDir, PrintWriter out) {
+                       int faultEverySeconds, int standbyStallSeconds, Path workerLogDir, PrintWriter out) {
+        this.standbyStallSeconds = standbyStallSeconds;
         this.cluster = cluster;
         this.ds = ds;
         this.mode = mode;
@@ -111,8 +113,8 @@ public final class FailoverRun {
             startWorker(processes);
         }
         print(String.format(Locale.ROOT, "failover: %s mode, %d worker JVMs x %d, %d jobs/s for %.1f min, a fault every"
-                + " %d s, URL %s", mode, workers, concurrency, rate, minutes, TimeUnit.NANOSECONDS.toSeconds(faultEveryNanos),
-                cluster.jdbcUrl()));
+                + " %d s, standby stalled %d s before each hard stop, URL %s", mode, workers, concurrency, rate, minutes,
+                TimeUnit.NANOSECONDS.toSeconds(faultEveryNanos), standbyStallSeconds, cluster.jdbcUrl()));
         Producer load = new Producer(producer);
         Thread loadThread = new Thread(load, "failover-producer");
         loadThread.start();
@@ -127,16 +129,31 @@ public final class FailoverRun {
                 String kind = faults.size() % 2 == 0 ? "perform_failover" : "hard_stop";
                 ClusterState before = cluster.awaitState(ClusterState::stable, "a primary and a secondary");
                 ClusterState.Node primary = before.writable().orElseThrow();
-                // What the primary shows completed now is committed: it must survive the fault.
-                ledger.completedBeforeFault(jobRows());
+                String standby = before.nodes().stream().filter(n -> n != primary).findFirst().orElseThrow().name();
+                if (!cluster.async()) {
+                    // Before any stall: the barrier would wait for the stalled standby.
+                    recordCompletedBeforeFault();
+                }
+                boolean stalled = kind.equals("hard_stop") && standbyStallSeconds > 0
+                        && cluster.signalWalReceiver(standby, true) > 0;
+                if (stalled) {
+                    print(String.format(Locale.ROOT, "  %s's WAL receiver paused for %d s before the hard stop", standby,
+                            standbyStallSeconds));
+                    Thread.sleep(TimeUnit.SECONDS.toMillis(standbyStallSeconds));
+                }
+                if (cluster.async()) {
+                    recordCompletedBeforeFault();
+                }
+                AutoFailoverCluster.StandbyLag lag = cluster.standbyLag(primary.port());
                 long faultStart = System.nanoTime();
                 nextFault = faultStart + faultEveryNanos;
                 if (firstFaultAt == null) {
                     firstFaultAt = new Timestamp(System.currentTimeMillis());
                 }
                 print(String.format(Locale.ROOT, "fault %d at %.0f s: %s of %s (127.0.0.1:%d); %d jobs acknowledged,"
-                        + " %d seen completed", faults.size() + 1, (faultStart - startNanos) / 1e9, kind, primary.name(),
-                        primary.port(), ledger.acknowledgedCount(), ledger.completedCount()));
+                        + " %d seen completed; standby behind by %d bytes not sent, %d not flushed", faults.size() + 1,
+                        (faultStart - startNanos) / 1e9, kind, primary.name(), primary.port(), ledger.acknowledgedCount(),
+                        ledger.completedCount(), lag.unsentBytes(), lag.unflushedBytes()));
                 CompletableFuture<Void> performed = CompletableFuture.completedFuture(null);
                 if (kind.equals("perform_failover")) {
                     performed = CompletableFuture.runAsync(() -> {
@@ -149,7 +166,10 @@ public final class FailoverRun {
                 } else {
                     cluster.hardStop(primary.name());
                 }
-                FailoverResult.Fault fault = probe.measure(kind, primary.port(), faultStart);
+                if (stalled) {
+                    cluster.signalWalReceiver(standby, false);
+                }
+                FailoverResult.Fault fault = probe.measure(kind, primary.port(), faultStart, lag.unflushedBytes());
                 awaitPerformed(performed);
                 faults.add(fault);
                 print(String.format(Locale.ROOT, "  new primary took a connection after %.1f s, first job completed"
@@ -291,6 +311,23 @@ public final class FailoverRun {
             rs.next();
             return rs.getLong(1);
         }
+    }
+
+    /**
+     * Records in the ledger the jobs the primary shows completed now. A read on the primary also
+     * sees commits still waiting for the synchronous standby (PostgreSQL makes a commit visible
+     * before the standby confirms it), which a failover may rightly lose; so in sync mode a
+     * barrier transaction follows, and only once it committed (the standby has everything the
+     * read saw) does the read count. In async mode a commit is acknowledged as soon as it is local.
+     */
+    private void recordCompletedBeforeFault() throws SQLException {
+        List<CommitLedger.JobRow> rows = jobRows();
+        if (!cluster.async()) {
+            try (Connection c = ds.getConnection(); PreparedStatement ps = c.prepareStatement(sql.get("durability_barrier"))) {
+                ps.execute();
+            }
+        }
+        ledger.completedBeforeFault(rows);
     }
 
     private List<CommitLedger.JobRow> jobRows() throws SQLException {
