@@ -82,6 +82,7 @@ public final class FailoverCommand implements Callable<Integer> {
         if (!mode.equals("lease") && !mode.equals("transactional")) {
             throw new CliException("--mode must be lease or transactional, not '" + mode + "'");
         }
+        AutoFailoverCluster.requireInstalled(pgBin);
         PrintWriter out = spec.commandLine().getOut();
         Path logDir = Files.createTempDirectory("skipjack-failover-logs-");
         out.println("Starting a pg_auto_failover cluster (" + (async ? "asynchronous" : "synchronous")

@@ -103,7 +103,8 @@ public final class AutoFailoverCluster implements AutoCloseable {
         }
     }
 
-    private static void requireInstalled(Path pgBin) {
+    /** Fails with the packages to install when pg_autoctl or the server binaries are missing. */
+    public static void requireInstalled(Path pgBin) {
         if (findOnPath("pg_autoctl").isEmpty()) {
             throw new CliException("pg_autoctl is not installed: apt-get install pg-auto-failover-cli"
                     + " postgresql-15-auto-failover");
