@@ -179,6 +179,12 @@ public final class FailoverRun {
                     cluster.restart(primary.name());
                 }
                 ClusterState after = cluster.awaitState(ClusterState::stable, "the old primary back as a secondary");
+                // The fault lasts until the cluster is whole again: until then a worker JVM whose
+                // driver still avoids the new primary (pgjdbc re-checks a host it saw read-only
+                // after hostRecheckSeconds, 10 s) may claim a job and then lose its lease.
+                try (Connection c = ds.getConnection()) {
+                    audit.recordFault(c, "*", kind + "_settled");
+                }
                 print("  cluster: " + after + "; replication: " + cluster.replicationSettings());
                 killLeader(processes, producer.jobsTable());
             }
