@@ -10,6 +10,7 @@ import java.util.Locale;
  * connection, the HA engine's share.
  *
  * @param mode               sync or async replication
+ * @param jobMode            how the jobs ran: lease or transactional
  * @param minutes            the whole run, faults and drain
  * @param completed          jobs completed in the run
  * @param faults             the faults, in order
@@ -29,7 +30,7 @@ import java.util.Locale;
  *                           {@code FAILED}: a violation; {@code measured}: asynchronous replication
  *                           lost what it may lose (acknowledged commits), and nothing else is wrong
  */
-public record FailoverResult(String mode, double minutes, long completed, List<Fault> faults, long lostEnqueues,
+public record FailoverResult(String mode, String jobMode, double minutes, long completed, List<Fault> faults, long lostEnqueues,
                              long lostCompletions, long auditLost, long unexplainedDuplicates, long explainedDuplicates, long stuck,
                              long overlappingLeases, long attemptMismatches, Double rescueMaxSeconds,
                              long rescuesAfterFailover, String verdict) {
@@ -71,11 +72,11 @@ public record FailoverResult(String mode, double minutes, long completed, List<F
 
     /** The line a run ends with; the first fields are the ones every lab workload reports. */
     public String line() {
-        return String.format(Locale.ROOT, "RESULT workload=failover mode=%s minutes=%.1f jobs_per_s=%.0f failovers=%d"
+        return String.format(Locale.ROOT, "RESULT workload=failover mode=%s job_mode=%s minutes=%.1f jobs_per_s=%.0f failovers=%d"
                         + " lost=%d unexplained_duplicates=%d recovery_max_s=%s perform_failovers=%d hard_stops=%d"
                         + " recovery_s=%s writable_s=%s leader_renewed_s=%s unflushed_wal_bytes=%s rescue_max_s=%s rescues_after_failover=%d"
                         + " lost_enqueues=%d lost_completions=%d explained_duplicates=%d stuck=%d overlapping_leases=%d attempt_mismatches=%d verdict=%s",
-                mode, minutes, jobsPerSecond(), faults.size(), lost(), unexplainedDuplicates,
+                mode, jobMode, minutes, jobsPerSecond(), faults.size(), lost(), unexplainedDuplicates,
                 seconds(recoveryMaxSeconds()), count("perform_failover"), count("hard_stop"),
                 list(faults.stream().map(Fault::recoverySeconds).toList()),
                 list(faults.stream().map(Fault::writableSeconds).toList()),

@@ -236,7 +236,7 @@ public final class FailoverRun {
             printRows("executions of jobs with two executions of one attempt:", "same_attempt_executions");
         }
         print("jobs rescued from expired leases after the first failover: " + rescuesAfter);
-        FailoverResult result = new FailoverResult(cluster.async() ? "async" : "sync", elapsedMinutes, completed, faults,
+        FailoverResult result = new FailoverResult(cluster.async() ? "async" : "sync", mode, elapsedMinutes, completed, faults,
                 losses.lostEnqueues(), losses.lostCompletions(), report.lost() + report.missing(),
                 report.unexplainedDuplicates(), report.explainedDuplicates(), report.stuck(), report.overlappingLeases(),
                 report.attemptMismatches(), report.recoveryMaxSeconds(), rescuesAfter, verdict);
