@@ -68,6 +68,10 @@ public final class FailoverCommand implements Callable<Integer> {
     @Option(names = "--rate", defaultValue = "200", paramLabel = "JOBS_PER_S", description = "Jobs enqueued per second (default: ${DEFAULT-VALUE}).")
     private int rate;
 
+    @Option(names = "--url-parameters", defaultValue = "", paramLabel = "NAME=VALUE[&...]",
+            description = "pgjdbc parameters added to the application's URL, e.g. hostRecheckSeconds=2 (default: none).")
+    private String urlParameters;
+
     @Option(names = "--pg-bin", defaultValue = "/usr/lib/postgresql/15/bin", paramLabel = "DIR",
             description = "PostgreSQL's server binaries (default: ${DEFAULT-VALUE}).")
     private Path pgBin;
@@ -82,15 +86,22 @@ public final class FailoverCommand implements Callable<Integer> {
         if (!mode.equals("lease") && !mode.equals("transactional")) {
             throw new CliException("--mode must be lease or transactional, not '" + mode + "'");
         }
+        AutoFailoverCluster.requireUrlParameters(urlParameters);
         AutoFailoverCluster.requireInstalled(pgBin);
         PrintWriter out = spec.commandLine().getOut();
         Path logDir = Files.createTempDirectory("skipjack-failover-logs-");
         out.println("Starting a pg_auto_failover cluster (" + (async ? "asynchronous" : "synchronous")
                 + " replication); logs in " + logDir);
         out.flush();
-        try (AutoFailoverCluster cluster = AutoFailoverCluster.start(pgBin, async, logDir, out);
-             DatabaseConnection connection = DatabaseConnection.open(
-                     Optional.of(new DatabaseUrl(cluster.jdbcUrl(), cluster.user(), null)), 8, out)) {
+        try (AutoFailoverCluster cluster = AutoFailoverCluster.start(pgBin, async, logDir, out)) {
+            cluster.urlParameters(urlParameters);
+            return run(cluster, logDir, out);
+        }
+    }
+
+    private int run(AutoFailoverCluster cluster, Path logDir, PrintWriter out) throws Exception {
+        try (DatabaseConnection connection = DatabaseConnection.open(
+                Optional.of(new DatabaseUrl(cluster.jdbcUrl(), cluster.user(), null)), 8, out)) {
             FailoverRun run = new FailoverRun(cluster, connection.dataSource(), mode, workers, concurrency, rate,
                     faultEverySeconds, standbyStallSeconds, logDir.resolve("workers"), out);
             return run.run(minutes);

@@ -46,6 +46,14 @@ class FailoverCommandTest {
     }
 
     @Test
+    void urlParametersAreOnlyNameValuePairs() {
+        int exitCode = execute("failover", "--url-parameters", "hostRecheckSeconds=1;options=-c");
+
+        assertThat(exitCode).isNotZero();
+        assertThat(err.toString()).contains("--url-parameters must be name=value pairs joined by &");
+    }
+
+    @Test
     void missingServerBinariesAreNamedWithThePackagesToInstall(@TempDir Path empty) {
         int exitCode = execute("failover", "--pg-bin", empty.toString());
 

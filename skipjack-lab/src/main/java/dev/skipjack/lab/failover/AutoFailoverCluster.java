@@ -59,6 +59,7 @@ public final class AutoFailoverCluster implements AutoCloseable {
     private final boolean async;
     private final boolean asRoot;
     private final PrintWriter out;
+    private String urlParameters = "";
     private final int monitorPort;
     private final Map<String, Integer> nodePorts = new LinkedHashMap<>();
     /** The {@code pg_autoctl run} process of each service, as this JVM started it (runuser when root). */
@@ -174,7 +175,23 @@ public final class AutoFailoverCluster implements AutoCloseable {
         for (int port : nodePorts.values()) {
             hosts.append(hosts.isEmpty() ? "" : ",").append("127.0.0.1:").append(port);
         }
-        return "jdbc:postgresql://" + hosts + "/" + DATABASE + "?targetServerType=primary";
+        return "jdbc:postgresql://" + hosts + "/" + DATABASE + "?targetServerType=primary" + urlParameters;
+    }
+
+    /**
+     * Adds driver parameters to {@link #jdbcUrl} ({@code name=value&...}, e.g. {@code
+     * hostRecheckSeconds=2}); call before anything connects.
+     */
+    public void urlParameters(String parameters) {
+        requireUrlParameters(parameters);
+        this.urlParameters = parameters.isEmpty() ? "" : "&" + parameters;
+    }
+
+    /** Refuses anything but {@code name=value} pairs joined by {@code &} (empty: none). */
+    public static void requireUrlParameters(String parameters) {
+        if (!parameters.isEmpty() && !parameters.matches("[A-Za-z]+=[A-Za-z0-9._-]*(&[A-Za-z]+=[A-Za-z0-9._-]*)*")) {
+            throw new CliException("--url-parameters must be name=value pairs joined by &, not '" + parameters + "'");
+        }
     }
 
     /** The database user of the application: the nodes trust local connections. */
