@@ -12,7 +12,7 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "skipjack-lab", mixinStandardHelpOptions = true, version = "skipjack-lab 0.1.0-SNAPSHOT",
         description = "Skipjack's lab: benchmarks and chaos runs against an embedded or any PostgreSQL.",
-        subcommands = {BenchCommand.class, ChaosCommand.class, HostsCommand.class})
+        subcommands = {BenchCommand.class, ChaosCommand.class, HostsCommand.class, FailoverCommand.class})
 public final class SkipjackLab implements Runnable {
 
     @CommandLine.Spec

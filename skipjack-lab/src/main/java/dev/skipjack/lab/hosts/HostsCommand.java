@@ -495,10 +495,16 @@ public final class HostsCommand implements Callable<Integer> {
                     host = Integer.parseInt(leader.substring(1));
                     worker = leader;
                 }
-                // Cut it while it holds jobs (if it gets any within 5 s), so that recovery is measured.
-                long holdDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+                // Cut it while it holds jobs (if it gets any within 30 s: a loaded machine starts the
+                // host's JVM late), so that recovery is measured. Polled, not spun: each look is a query.
+                long holdDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
                 while (heldBy(ds, sql).isEmpty() && System.nanoTime() < holdDeadline) {
-                    Thread.onSpinWait();
+                    try {
+                        Thread.sleep(20); // the poll interval of a wait with a deadline
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        break;
+                    }
                 }
                 network.cut(host);
                 // After the cut nothing of this host reaches the database: what it holds now is final.
