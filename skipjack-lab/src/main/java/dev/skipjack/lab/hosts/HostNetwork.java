@@ -80,6 +80,21 @@ public final class HostNetwork implements AutoCloseable {
             if (socat.exit != 0) {
                 return Optional.of("socat is not usable: " + socat.output.strip());
             }
+            // Listing works in any container; creating a namespace and a veth pair needs the
+            // privileges the command needs (CAP_SYS_ADMIN, CAP_NET_ADMIN): try both, then remove them.
+            String probe = PREFIX + "probe" + ProcessHandle.current().pid();
+            Result add = exec(List.of("ip", "netns", "add", probe));
+            if (add.exit != 0) {
+                return Optional.of("cannot create a network namespace here: " + add.output.strip());
+            }
+            try {
+                Result veth = exec(List.of("ip", "-n", probe, "link", "add", "pa", "type", "veth", "peer", "name", "pb"));
+                if (veth.exit != 0) {
+                    return Optional.of("cannot create a veth pair in a network namespace here: " + veth.output.strip());
+                }
+            } finally {
+                exec(List.of("ip", "netns", "delete", probe));
+            }
         } catch (IOException e) {
             return Optional.of("iproute2's ip or socat is not installed: " + e.getMessage());
         }
