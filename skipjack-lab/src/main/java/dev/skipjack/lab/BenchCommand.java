@@ -8,6 +8,7 @@ import dev.skipjack.cli.DatabaseUrl;
 import dev.skipjack.lab.bench.BurstWorkload;
 import dev.skipjack.lab.bench.DepthWorkload;
 import dev.skipjack.lab.bench.IdleLatency;
+import dev.skipjack.lab.bench.Median;
 import dev.skipjack.lab.bench.RawCeiling;
 import dev.skipjack.lab.bench.ScaleWorkload;
 import dev.skipjack.lab.bench.SkipjackDrain;
@@ -24,7 +25,6 @@ import java.sql.Connection;
 import java.sql.DatabaseMetaData;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -285,13 +285,13 @@ public final class BenchCommand implements Callable<Integer> {
             out.println();
             out.flush();
         }
-        double ceilingEnqueue = median(ceilEnq);
-        double ceilingProcess = median(ceilProc);
+        double ceilingEnqueue = Median.of(ceilEnq);
+        double ceilingProcess = Median.of(ceilProc);
         results.add(String.format(Locale.ROOT, "RESULT workload=ceiling jobs=%d threads=%d batch=%d runs=%d enqueue_per_s=%.0f process_per_s=%.0f",
                 jobs, RawCeiling.THREADS, RawCeiling.CLAIM_BATCH, runs, ceilingEnqueue, ceilingProcess));
         if (drain) {
-            double enqueue = median(sjEnq);
-            double process = median(sjProc);
+            double enqueue = Median.of(sjEnq);
+            double process = Median.of(sjProc);
             results.add(String.format(Locale.ROOT, "RESULT workload=drain jobs=%d concurrency=%d runs=%d enqueue_per_s=%.0f enqueue_ratio_to_ceiling=%.2f process_per_s=%.0f ratio_to_ceiling=%.2f",
                     jobs, concurrency, runs, enqueue, enqueue / ceilingEnqueue, process, process / ceilingProcess));
         }
@@ -371,13 +371,6 @@ public final class BenchCommand implements Callable<Integer> {
         results.addAll(new ShardsWorkload(connection.dataSource(),
                 shard -> url.jdbcUrl().replaceFirst("^(jdbc:[a-z]+://[^/]+/)[^?]*", "$1" + ShardsWorkload.databaseName(shard)),
                 url.user(), url.password()).run(shardCounts, jobs, concurrency, runs, out));
-    }
-
-    private static double median(double[] values) {
-        double[] sorted = values.clone();
-        Arrays.sort(sorted);
-        int n = sorted.length;
-        return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
     }
 
     private static String serverVersion(DataSource ds) throws Exception {

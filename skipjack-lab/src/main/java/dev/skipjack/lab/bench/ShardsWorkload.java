@@ -14,7 +14,6 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
@@ -85,9 +84,9 @@ public final class ShardsWorkload {
                     out.flush();
                 }
             }
-            double oneShard = shardCounts.contains(1) ? median(rates[shardCounts.indexOf(1)]) : Double.NaN;
+            double oneShard = shardCounts.contains(1) ? Median.of(rates[shardCounts.indexOf(1)]) : Double.NaN;
             for (int i = 0; i < shardCounts.size(); i++) {
-                double median = median(rates[i]);
+                double median = Median.of(rates[i]);
                 results.add(String.format(Locale.ROOT, "RESULT workload=shards shards=%d jobs=%d concurrency_per_shard=%d runs=%d"
                         + " process_per_s=%.0f ratio_to_one_shard=%s", shardCounts.get(i), jobs, concurrency, runs, median,
                         Double.isNaN(oneShard) ? "none" : String.format(Locale.ROOT, "%.2f", median / oneShard)));
@@ -164,12 +163,5 @@ public final class ShardsWorkload {
                 s.execute("CREATE DATABASE IF NOT EXISTS " + name);
             }
         }
-    }
-
-    private static double median(double[] values) {
-        double[] sorted = values.clone();
-        Arrays.sort(sorted);
-        int n = sorted.length;
-        return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
     }
 }
