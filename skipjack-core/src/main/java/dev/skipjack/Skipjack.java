@@ -596,9 +596,7 @@ public final class Skipjack implements AutoCloseable {
      */
     String routingKey(JobRequest request) {
         EnqueueOptions o = request.options();
-        boolean kindLimited = (request.handle() != null && request.handle().concurrencyLimit() != null)
-                || kindLimits.containsKey(request.kind());
-        if (o.unique() == null && o.concurrency() == null && !kindLimited) {
+        if (o.unique() == null && o.concurrency() == null && kindLimit(request) == null) {
             return null;
         }
         InsertRow row = validate(request);
@@ -646,8 +644,7 @@ public final class Skipjack implements AutoCloseable {
      * through, else on the kind registered here), or the key its options give, or none.
      */
     private ConcurrencyKey concurrencyKey(JobRequest r) {
-        ConcurrencyLimit<?> limit = r.handle() != null && r.handle().concurrencyLimit() != null
-                ? r.handle().concurrencyLimit() : kindLimits.get(r.kind());
+        ConcurrencyLimit<?> limit = kindLimit(r);
         EnqueueOptions.KeyedConcurrency keyed = r.options().concurrency();
         if (limit != null && keyed != null) {
             throw new InvalidOptionException("a job has one concurrency key: kind '" + r.kind() + "' is limited to "
@@ -670,6 +667,12 @@ public final class Skipjack implements AutoCloseable {
         }
         return new ConcurrencyKey(ConcurrencyOrder.SEQUENCE_PREFIX + keyed.key(), 1,
                 keyed.onDiscard() == SequenceOnDiscard.BLOCK ? ConcurrencyOrder.FIFO_BLOCK : ConcurrencyOrder.FIFO);
+    }
+
+    /** The limit of the request's kind: declared on the handle it was enqueued through, else on the kind registered here; null when none. */
+    private ConcurrencyLimit<?> kindLimit(JobRequest r) {
+        return r.handle() != null && r.handle().concurrencyLimit() != null
+                ? r.handle().concurrencyLimit() : kindLimits.get(r.kind());
     }
 
     /** The key of a job of {@code kind} under the kind's {@code limit}, its partition taken from {@code args}. */
