@@ -6,7 +6,10 @@ import dev.skipjack.cli.DatabaseConnection;
 import dev.skipjack.cli.DatabaseOptions;
 import dev.skipjack.cli.DatabaseUrl;
 import dev.skipjack.lab.bench.BurstWorkload;
+import dev.skipjack.lab.bench.BenchTable;
 import dev.skipjack.lab.bench.DepthWorkload;
+import dev.skipjack.lab.bench.FreshJvm;
+import dev.skipjack.lab.bench.FreshRounds;
 import dev.skipjack.lab.bench.IdleLatency;
 import dev.skipjack.lab.bench.Median;
 import dev.skipjack.lab.bench.RawCeiling;
@@ -88,6 +91,15 @@ public final class BenchCommand implements Callable<Integer> {
             description = "Rounds of ceiling and drain, alternated; medians are reported (default: ${DEFAULT-VALUE}).")
     private int runs;
 
+    @Option(names = "--jvm", defaultValue = "fresh", paramLabel = "fresh|warm",
+            description = {"How ceiling and drain are measured: fresh, every phase of every round in a new JVM with default",
+                    "flags, as an outsider would; warm, both in this JVM after unreported warm-up rounds (default: ${DEFAULT-VALUE})."})
+    private String jvm;
+
+    @Option(names = "--jvm-flags", paramLabel = "FLAGS", defaultValue = "",
+            description = "With --jvm fresh: flags for every phase's JVM, space-separated (default: none, the JVM's defaults).")
+    private String jvmFlags;
+
     @Option(names = "--concurrency", defaultValue = "8", paramLabel = "N",
             description = "Worker concurrency of drain and depth (default: ${DEFAULT-VALUE}).")
     private int concurrency;
@@ -162,6 +174,10 @@ public final class BenchCommand implements Callable<Integer> {
                 throw new CommandLine.ParameterException(spec.commandLine(), "--depths must not be negative, got " + d);
             }
         }
+        if (!jvm.equals("fresh") && !jvm.equals("warm")) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--jvm must be fresh or warm, got '" + jvm + "'");
+        }
+        boolean fresh = jvm.equals("fresh");
         PrintWriter out = spec.commandLine().getOut();
         List<String> results = new ArrayList<>();
         try (DatabaseConnection connection = DatabaseConnection.open(database.url(),
@@ -172,7 +188,8 @@ public final class BenchCommand implements Callable<Integer> {
             owner.migrate();
             Backend backend = owner.backend();
             out.println("Database: " + serverVersion(ds) + "; " + Runtime.getRuntime().availableProcessors()
-                    + " cores; Java " + Runtime.version());
+                    + " cores; Java " + Runtime.version() + "; ceiling and drain in "
+                    + (fresh ? "a fresh JVM per phase, JVM flags: " + FreshRounds.describeFlags(jvmFlagList()) : "this JVM, warmed up"));
             if (backend != Backend.POSTGRESQL) {
                 for (String w : POSTGRES_ONLY.keySet()) {
                     if (selected.remove(w)) {
@@ -186,7 +203,11 @@ public final class BenchCommand implements Callable<Integer> {
             boolean drainOrCeiling = selected.contains("drain") || selected.contains("ceiling");
             if (drainOrCeiling) {
                 for (int n : sizes) {
-                    runCeilingAndDrain(ds, schema, n, selected.contains("drain"), out, results);
+                    if (fresh) {
+                        runFreshCeilingAndDrain(connection, ds, schema, n, selected.contains("drain"), out, results);
+                    } else {
+                        runCeilingAndDrain(ds, schema, n, selected.contains("drain"), out, results);
+                    }
                 }
             }
             if (selected.contains("latency")) {
@@ -292,9 +313,43 @@ public final class BenchCommand implements Callable<Integer> {
         if (drain) {
             double enqueue = Median.of(sjEnq);
             double process = Median.of(sjProc);
-            results.add(String.format(Locale.ROOT, "RESULT workload=drain jobs=%d concurrency=%d runs=%d enqueue_per_s=%.0f enqueue_ratio_to_ceiling=%.2f process_per_s=%.0f ratio_to_ceiling=%.2f",
-                    jobs, concurrency, runs, enqueue, enqueue / ceilingEnqueue, process, process / ceilingProcess));
+            results.add(drainResult(jobs, "warm", enqueue, ceilingEnqueue, process, ceilingProcess));
         }
+    }
+
+    /**
+     * Ceiling and drain with every phase in a new JVM ({@link FreshRounds}): the ceiling measured
+     * as an outsider would, and Skipjack with the warm-up a user's first minute pays.
+     */
+    private void runFreshCeilingAndDrain(DatabaseConnection connection, DataSource ds, String schema, int jobs,
+                                         boolean drain, PrintWriter out, List<String> results) throws Exception {
+        DatabaseUrl url = connection.url();
+        BenchTable table = new BenchTable(ds, Skipjack.builder(ds).schema(schema).build());
+        FreshRounds.Result r = new FreshRounds(table, url.jdbcUrl(), url.user(), url.password(), schema, jvmFlagList())
+                .run(jobs, concurrency, runs, drain, out);
+        results.add(String.format(Locale.ROOT, "RESULT workload=ceiling jobs=%d threads=%d batch=%d runs=%d jvm=fresh pool=%d"
+                        + " enqueue_per_s=%.0f process_per_s=%.0f enqueue_cpu_us_per_job=%.1f process_cpu_us_per_job=%.1f",
+                jobs, RawCeiling.THREADS, RawCeiling.CLAIM_BATCH, runs, FreshJvm.POOL_SIZE, r.ceilingEnqueue(), r.ceilingProcess(),
+                r.ceilingEnqueueCpuMicros(), r.ceilingProcessCpuMicros()));
+        if (drain) {
+            results.add(drainResult(jobs, "fresh", r.enqueue(), r.ceilingEnqueue(), r.process(), r.ceilingProcess())
+                    + String.format(Locale.ROOT, " enqueue_cpu_us_per_job=%.1f ceiling_enqueue_cpu_us_per_job=%.1f"
+                                    + " process_cpu_us_per_job=%.1f ceiling_process_cpu_us_per_job=%.1f",
+                            r.enqueueCpuMicros(), r.ceilingEnqueueCpuMicros(), r.processCpuMicros(), r.ceilingProcessCpuMicros()));
+        }
+    }
+
+    private List<String> jvmFlagList() {
+        return jvmFlags.isBlank() ? List.of() : List.of(jvmFlags.trim().split("\\s+"));
+    }
+
+    private String drainResult(int jobs, String jvmKind, double enqueue, double ceilingEnqueue, double process,
+                               double ceilingProcess) {
+        return String.format(Locale.ROOT, "RESULT workload=drain jobs=%d concurrency=%d runs=%d jvm=%s"
+                        + " enqueue_per_s=%.0f ceiling_enqueue_per_s=%.0f ratio_enqueue=%.2f"
+                        + " process_per_s=%.0f ceiling_process_per_s=%.0f ratio_process=%.2f ratio_to_ceiling=%.2f",
+                jobs, concurrency, runs, jvmKind, enqueue, ceilingEnqueue, enqueue / ceilingEnqueue, process, ceilingProcess,
+                process / ceilingProcess, process / ceilingProcess);
     }
 
     /** Stream steps at rising offered rates until one is not sustained; returns the highest sustained rate. */

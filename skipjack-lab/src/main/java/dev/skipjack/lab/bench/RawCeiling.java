@@ -103,7 +103,8 @@ public final class RawCeiling {
         ps.setString(index, json.append(']').toString());
     }
 
-    private double enqueue(int jobs, String queue, String kind) throws SQLException {
+    /** The enqueue phase alone: the jobs inserted in one transaction; returns jobs per second. */
+    double enqueue(int jobs, String queue, String kind) throws SQLException {
         String sql = table.sql("ceiling_insert");
         long start = System.nanoTime();
         try (Connection c = table.dataSource().getConnection()) {
@@ -127,7 +128,8 @@ public final class RawCeiling {
         return jobs / ((System.nanoTime() - start) / 1e9);
     }
 
-    private double drain(int jobs, String queue) throws Exception {
+    /** The drain phase alone, on a table holding exactly {@code jobs} available jobs; returns jobs per second. */
+    double drain(int jobs, String queue) throws Exception {
         String claim = table.sql("ceiling_claim");
         String claimApply = twoStepClaim() ? table.sql("ceiling_claim_apply") : null;
         String complete = table.sql("ceiling_complete");

@@ -62,24 +62,40 @@ public final class SkipjackDrain {
     public RawCeiling.Rates run(int jobs, int concurrency) throws Exception {
         LongAdder handled = new LongAdder();
         Skipjack skipjack = client(concurrency, handled);
-        Skipjack producer = workerDataSource == dataSource ? skipjack
-                : Skipjack.builder(dataSource).schema(schema).kind(JobKind.of(KIND, Args.class)).build();
+        Skipjack producer = workerDataSource == dataSource ? skipjack : producer(dataSource, schema);
         BenchTable table = new BenchTable(dataSource, skipjack);
         if (onlyOwnKind) {
             table = table.onlyKind(KIND);
         }
         table.empty();
+        double enqueuePerSecond = enqueue(producer, jobs);
+        return new RawCeiling.Rates(enqueuePerSecond, drain(skipjack, handled, table, jobs));
+    }
+
+    /** A client that only enqueues the drain's jobs: no queues, no handlers, never started. */
+    static Skipjack producer(DataSource dataSource, String schema) {
+        return Skipjack.builder(dataSource).schema(schema).kind(JobKind.of(KIND, Args.class)).build();
+    }
+
+    /** Enqueues {@code jobs} jobs {@code {"n": i}} with one {@code enqueueAll}; returns jobs per second. */
+    static double enqueue(Skipjack producer, int jobs) {
         List<JobRequest> requests = new ArrayList<>(jobs);
         for (int i = 0; i < jobs; i++) {
             requests.add(JobRequest.of(KIND, new Args(i)));
         }
         long enqueueStart = System.nanoTime();
         producer.enqueueAll(requests);
-        double enqueueSeconds = (System.nanoTime() - enqueueStart) / 1e9;
+        return jobs / ((System.nanoTime() - enqueueStart) / 1e9);
+    }
 
+    /**
+     * Starts {@code worker} on a table holding {@code jobs} available jobs and times it until every
+     * one is terminal in the database; stops it; returns jobs per second.
+     */
+    static double drain(Skipjack worker, LongAdder handled, BenchTable table, int jobs) throws Exception {
         long start = System.nanoTime();
         double seconds;
-        skipjack.start();
+        worker.start();
         try {
             // Count in process first: polling the table meanwhile would take CPU from the workers.
             long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(10);
@@ -89,11 +105,11 @@ public final class SkipjackDrain {
             table.awaitDrained(Math.max(0, deadline - System.nanoTime()));
             seconds = (System.nanoTime() - start) / 1e9;
         } finally {
-            skipjack.stop(Duration.ofSeconds(10));
+            worker.stop(Duration.ofSeconds(10));
         }
         if (handled.sum() < jobs) {
             throw new IllegalStateException("handler ran " + handled.sum() + " of " + jobs + " jobs");
         }
-        return new RawCeiling.Rates(jobs / enqueueSeconds, jobs / seconds);
+        return jobs / seconds;
     }
 }
