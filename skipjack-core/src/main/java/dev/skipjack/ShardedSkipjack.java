@@ -177,6 +177,16 @@ public final class ShardedSkipjack implements AutoCloseable {
         return shard(shard).enqueueAll(connection, List.of(request)).get(0);
     }
 
+    /**
+     * The operators' view over every shard: counts summed, job lists merged, jobs addressed by
+     * shard and id, actions routed to the owning shard or fanned out (see {@link ShardedAdmin}).
+     */
+    public ShardedAdmin admin() {
+        Map<String, SkipjackAdmin> admins = new LinkedHashMap<>();
+        shards.forEach((name, client) -> admins.put(name, client.admin()));
+        return ShardedAdmin.of(admins);
+    }
+
     /** A job by its address; empty when its shard has no such job (any more). */
     public Optional<JobInfo> find(ShardJobId id) {
         return shard(id.shard()).find(id.id());
