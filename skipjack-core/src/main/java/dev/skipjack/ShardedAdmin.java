@@ -234,8 +234,11 @@ public final class ShardedAdmin {
             return positions;
         }
         String text = cursor.trim();
-        if (shards.size() == 1 && text.matches("\\d{1,18}")) {
-            positions.put(shards.keySet().iterator().next(), requirePosition(Long.parseLong(text), cursor));
+        if (shards.size() == 1) {
+            if (!text.matches("\\d{1,18}") || Long.parseLong(text) < 1) {
+                throw new InvalidOptionException("page cursor must be a positive job id, got " + Limits.quote(cursor));
+            }
+            positions.put(shards.keySet().iterator().next(), Long.parseLong(text));
             return positions;
         }
         for (String entry : text.split(",", -1)) {
@@ -247,13 +250,6 @@ public final class ShardedAdmin {
             positions.put(m.group(1), Long.parseLong(m.group(2)));
         }
         return positions;
-    }
-
-    private static long requirePosition(long id, String cursor) {
-        if (id < 1) {
-            throw new InvalidOptionException("page cursor must be a positive job id, got " + Limits.quote(cursor));
-        }
-        return id;
     }
 
     private String formatCursor(Map<String, Long> positions) {

@@ -114,10 +114,8 @@ final class DashboardRoutes {
             perShard.forEach((shard, shardQueues) -> shards.add(JobJson.stats(Instant.now(), shardQueues)
                     .put("shard", shard).without("queues")));
         }
-        ArrayNode nodes = n.putArray("nodes");
-        admin.nodes().forEach((shard, list) -> addTagged(nodes, JobJson.nodes(list), shard));
-        ArrayNode schedules = n.putArray("schedules");
-        admin.schedules().forEach((shard, list) -> addTagged(schedules, JobJson.schedules(list), shard));
+        n.set("nodes", JobJson.perShard(admin.nodes(), JobJson::nodes, sharded));
+        n.set("schedules", JobJson.perShard(admin.schedules(), JobJson::schedules, sharded));
         List<ShardKey> keys = new ArrayList<>();
         admin.concurrencyKeys().forEach((shard, list) -> list.forEach(k -> keys.add(new ShardKey(shard, k))));
         // The keys needing an operator first: an ordered key held by a job that is not running
@@ -128,8 +126,8 @@ final class DashboardRoutes {
                 .limit(KEYS_SHOWN).toList();
         ArrayNode keyNodes = n.putArray("concurrencyKeys");
         for (ShardKey k : shown) {
-            addTagged(keyNodes, JobJson.concurrencyKeys(List.of(k.key()),
-                    id -> admin.shard(k.shard()).job(id)), k.shard());
+            JobJson.concurrencyKeys(List.of(k.key()), id -> admin.shard(k.shard()).job(id))
+                    .forEach(key -> keyNodes.add(withShard((ObjectNode) key, k.shard())));
         }
         n.put("concurrencyKeysInUse", keys.size());
         json(ctx, n);
@@ -139,15 +137,6 @@ final class DashboardRoutes {
     private record ShardKey(String shard, ConcurrencyKeyInfo key) {
     }
 
-    /** Adds {@code items} to {@code into}, each saying its shard when there are several. */
-    private void addTagged(ArrayNode into, ArrayNode items, String shard) {
-        for (JsonNode item : items) {
-            if (sharded) {
-                ((ObjectNode) item).put("shard", shard);
-            }
-            into.add(item);
-        }
-    }
 
     /** Most keys the overview shows (each ordered one may cost a lookup of its holder). */
     static final int KEYS_SHOWN = 50;
