@@ -2,6 +2,10 @@ package dev.skipjack.dashboard;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.microsoft.playwright.Browser;
+import com.microsoft.playwright.BrowserType;
+import com.microsoft.playwright.Page;
+import com.microsoft.playwright.Playwright;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.skipjack.EnqueueOptions;
 import dev.skipjack.JobKind;
@@ -9,6 +13,7 @@ import dev.skipjack.ShardedSkipjack;
 import dev.skipjack.ShardedSkipjack.ShardJobId;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -19,6 +24,8 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Paths;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -30,6 +37,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import static com.microsoft.playwright.assertions.PlaywrightAssertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -37,8 +45,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * its JSON API as the page reads it: the overview sums every shard and breaks the totals down per
  * shard, the job list pages over every shard with each job's shard, a job is addressed as
  * {@code shard:id} and an action on it changes its shard only, a queue pauses on every shard, and
- * a bare id or an unknown shard is refused saying why. Expected values are read back from each
- * database with plain SQL.
+ * a bare id or an unknown shard is refused saying why; and in headless Chromium (as
+ * {@code DashboardBrowserTest}), the page shows the per-shard breakdown and each job's shard, and
+ * its Cancel button cancels the job on its shard. Expected values are read back from each database
+ * with plain SQL.
  */
 class DashboardShardsTest {
 
@@ -163,6 +173,44 @@ class DashboardShardsTest {
         assertThat(cursor.statusCode()).isEqualTo(400);
         assertThat(JSON.readTree(cursor.body()).path("error").asText()).contains("after");
         assertThat(count(null, "state = 'available'")).as("nothing changed").isEqualTo(8);
+    }
+
+    @Test
+    void thePageShowsEachShardAndActsOnTheJobsOwnShard() throws Exception {
+        String chromium = System.getenv().getOrDefault("SKIPJACK_CHROMIUM", "/usr/bin/chromium");
+        if (!Files.isExecutable(Paths.get(chromium))) {
+            if ("true".equals(System.getenv("CI"))) {
+                throw new IllegalStateException(chromium + " not found");
+            }
+            Assumptions.abort("browser test skipped: " + chromium + " not found (apt-get install -y chromium)");
+        }
+        ShardJobId onS2 = jobs.get(1);
+        try (Playwright playwright = Playwright.create(new Playwright.CreateOptions()
+                .setEnv(Map.of("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")));
+             Browser browser = playwright.chromium().launch(new BrowserType.LaunchOptions()
+                     .setExecutablePath(Paths.get(chromium)).setHeadless(true)
+                     .setArgs(List.of("--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu")))) {
+            Page page = browser.newContext(new Browser.NewContextOptions().setHttpCredentials(USER, PASSWORD)).newPage();
+            page.onDialog(d -> {
+                throw new AssertionError("page opened a dialog: " + d.message());
+            });
+            page.navigate(dashboard.url());
+            assertThat(page.locator("[data-testid=total-available] .n")).hasText("8");
+            assertThat(page.locator("#shards tr[data-shard=s3] td[data-state=cancelled]")).hasText("1");
+            assertThat(page.locator("#shards tr[data-shard=s1] td[data-state=available]")).hasText("3");
+
+            page.navigate(dashboard.url() + "#/jobs");
+            assertThat(page.locator("#jobs tbody tr")).hasCount(9);
+            assertThat(page.locator("#jobs tbody tr[data-shard=s2]")).hasCount(3);
+            page.locator("#jobs tbody tr[data-shard=s2][data-job-id='" + onS2.id() + "'] a").click();
+            assertThat(page.locator("h1")).containsText("Job " + onS2);
+            assertThat(page.locator("#job-shard")).hasText("s2");
+
+            page.locator("button[data-action=cancel]").click();
+            assertThat(page.locator("#job-state")).hasText("cancelled");
+        }
+        assertThat(count("s2", "id = " + onS2.id() + " AND state = 'cancelled'")).isEqualTo(1);
+        assertThat(count("s1", "id = " + onS2.id() + " AND state = 'available'")).as("same id on s1 untouched").isEqualTo(1);
     }
 
     private HttpResponse<String> get(String path) throws Exception {
