@@ -20,7 +20,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -35,7 +34,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  */
 class ShardedAdminTest extends EveryBackendTest {
 
-    private static final AtomicInteger DATABASES = new AtomicInteger();
     private static final JobKind<Task> TASK = JobKind.of("task", Task.class);
 
     record Task(int n) {
@@ -47,10 +45,7 @@ class ShardedAdminTest extends EveryBackendTest {
 
     @BeforeEach
     void threeShards() {
-        for (String name : List.of("s1", "s2", "s3")) {
-            String database = "shardadm_" + ProcessHandle.current().pid() + "_" + DATABASES.incrementAndGet();
-            shardDataSources.put(name, backend.newDatabase(database, 4));
-        }
+        shardDataSources.putAll(backend.newShardDatabases(List.of("s1", "s2", "s3"), 4));
         ShardedSkipjack.Builder builder = ShardedSkipjack.builder(b -> b.kind(TASK));
         shardDataSources.forEach(builder::shard);
         client = builder.pinQueue("mail", "s3").build();
@@ -60,7 +55,9 @@ class ShardedAdminTest extends EveryBackendTest {
 
     @AfterEach
     void closeShards() {
-        client.close();
+        if (client != null) {
+            client.close();
+        }
         shardDataSources.values().forEach(HikariDataSource::close);
     }
 

@@ -14,7 +14,6 @@ import picocli.CommandLine.Option;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -103,10 +102,8 @@ public final class DashboardCommand implements java.util.concurrent.Callable<Int
         if (user != null) {
             dashboardBuilder.basicAuth(user, System.getenv("SKIPJACK_DASHBOARD_PASSWORD"));
         }
-        CountDownLatch stop = new CountDownLatch(1);
-        Thread hook = new Thread(stop::countDown, "skipjack-dashboard-stop");
-        Runtime.getRuntime().addShutdownHook(hook);
-        try (SkipjackDashboard dashboard = dashboardBuilder.build().start()) {
+        try (StopSignal stop = new StopSignal("skipjack-dashboard-stop");
+             SkipjackDashboard dashboard = dashboardBuilder.build().start()) {
             out.println("Dashboard: " + dashboard.url() + (readOnly ? " (read-only)" : ""));
             if (dashboard.generatedPassword() != null) {
                 out.println("Log in as " + SkipjackDashboard.GENERATED_USER + " with password " + dashboard.generatedPassword()
@@ -117,21 +114,12 @@ public final class DashboardCommand implements java.util.concurrent.Callable<Int
             out.println("Ctrl-C to stop.");
             out.flush();
             try {
-                if (stopAfter != null) {
-                    stop.await(stopAfter.toMillis(), TimeUnit.MILLISECONDS);
-                } else {
-                    stop.await();
-                }
+                stop.await(stopAfter);
             } catch (InterruptedException e) {
                 // Stop like Ctrl-C. The flag stays clear so the graceful shutdown below can wait.
             }
         } finally {
             stopped.run();
-            try {
-                Runtime.getRuntime().removeShutdownHook(hook);
-            } catch (IllegalStateException shuttingDown) {
-                // stopping because of the signal
-            }
         }
     }
 

@@ -21,7 +21,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -39,7 +38,6 @@ class ShardCommandsTest {
 
     private static final JobKind<Ping> PING = JobKind.of("ping", Ping.class);
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final AtomicInteger DATABASES = new AtomicInteger();
 
     /** Shard name to database; the first is --url's, named by its database. */
     private final Map<String, HikariDataSource> shards = new LinkedHashMap<>();
@@ -49,10 +47,11 @@ class ShardCommandsTest {
 
     @BeforeEach
     void threeShardsWithJobs() {
-        for (String name : List.of("first", "b", "c")) {
-            String database = "cli_shcmd_" + ProcessHandle.current().pid() + "_" + DATABASES.incrementAndGet();
-            shards.put(name.equals("first") ? database : name, TestBackend.POSTGRESQL.newDatabase(database, 2));
-        }
+        Map<String, HikariDataSource> databases = TestBackend.POSTGRESQL.newShardDatabases(List.of("first", "b", "c"), 2);
+        // --url's shard is named by its database.
+        HikariDataSource first = databases.remove("first");
+        shards.put(ShardOptions.nameOf(DatabaseUrl.parse(first.getJdbcUrl())), first);
+        shards.putAll(databases);
         ShardedSkipjack.Builder builder = ShardedSkipjack.builder(b -> b.kind(PING));
         shards.forEach(builder::shard);
         try (ShardedSkipjack sharded = builder.build()) {
