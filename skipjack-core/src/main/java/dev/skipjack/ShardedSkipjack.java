@@ -48,6 +48,7 @@ import javax.sql.DataSource;
  *       ({@code shard(name).schedule(...)}), not in the shared configuration.</li>
  *   <li>Changing the shard list re-routes some keys: let keyed jobs drain first.</li>
  * </ul>
+ * Operators see every shard at once through {@link #admin()} (the CLI's {@code --shard}, the dashboard).
  */
 public final class ShardedSkipjack implements AutoCloseable {
 
