@@ -140,6 +140,20 @@ class ShardCommandsTest {
         assertThat(JSON.readTree(out.toString())).isEmpty();
     }
 
+    @Test
+    void aShardIsNamedByItsDatabaseUnlessNamedAndTwoOfOneNameAreRefused() {
+        assertThat(ShardOptions.nameOf(DatabaseUrl.parse("postgres://ops@db1.internal:5432/Orders_EU?sslmode=require")))
+                .isEqualTo("orders_eu");
+        assertThat(ShardOptions.nameOf(DatabaseUrl.parse("jdbc:mariadb://127.0.0.1:3306/jobs2?user=root"))).isEqualTo("jobs2");
+        assertThat(ShardOptions.nameOf(DatabaseUrl.parse("jdbc:sqlite:/var/lib/app/shard-3.db"))).isEqualTo("shard-3");
+
+        String url = shards.values().iterator().next().getJdbcUrl();
+        out = new StringWriter();
+        err = new StringWriter();
+        assertThat(CliInProcess.execute(out, err, List.of("jobs", "list", "--url", url, "--shard", url))).isNotZero();
+        assertThat(err.toString()).contains("two shards are named").contains("--shard NAME=URL");
+    }
+
     private long count(String shard, String where) throws SQLException {
         long total = 0;
         for (String name : shards.keySet()) {
