@@ -48,6 +48,7 @@ import javax.sql.DataSource;
  *       ({@code shard(name).schedule(...)}), not in the shared configuration.</li>
  *   <li>Changing the shard list re-routes some keys: let keyed jobs drain first.</li>
  * </ul>
+ * Operators see every shard at once through {@link #admin()} (the CLI's {@code --shard}, the dashboard).
  */
 public final class ShardedSkipjack implements AutoCloseable {
 
@@ -175,6 +176,16 @@ public final class ShardedSkipjack implements AutoCloseable {
     /** Enqueues one job on {@code shard} in the caller's transaction on {@code connection}, a connection to that shard. */
     public long enqueue(String shard, Connection connection, JobRequest request) {
         return shard(shard).enqueueAll(connection, List.of(request)).get(0);
+    }
+
+    /**
+     * The operators' view over every shard: counts summed, job lists merged, jobs addressed by
+     * shard and id, actions routed to the owning shard or fanned out (see {@link ShardedAdmin}).
+     */
+    public ShardedAdmin admin() {
+        Map<String, SkipjackAdmin> admins = new LinkedHashMap<>();
+        shards.forEach((name, client) -> admins.put(name, client.admin()));
+        return ShardedAdmin.of(admins);
     }
 
     /** A job by its address; empty when its shard has no such job (any more). */

@@ -14,7 +14,6 @@ import picocli.CommandLine.Option;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -28,7 +27,9 @@ import java.util.concurrent.TimeUnit;
                 "Without --url or SKIPJACK_DATABASE_URL: starts an embedded PostgreSQL and runs the demo workload",
                 "in the background (a trickle of emails, resizes, card charges and transfers, some failing).",
                 "Authentication: none on 127.0.0.1; on any other --host, basic auth with --user and",
-                "$SKIPJACK_DASHBOARD_PASSWORD, or a generated password printed at start."})
+                "$SKIPJACK_DASHBOARD_PASSWORD, or a generated password printed at start.",
+                "With --shard [NAME=]URL (repeatable, needs --url): serves every shard as one (counts summed with a",
+                "per-shard breakdown, jobs shown and acted on as SHARD:ID)."})
 public final class DashboardCommand implements java.util.concurrent.Callable<Integer> {
 
     private static final String DEMO_SCHEMA = "skipjack_demo";
@@ -37,6 +38,8 @@ public final class DashboardCommand implements java.util.concurrent.Callable<Int
     private CommandLine.Model.CommandSpec spec;
     @Mixin
     private DatabaseOptions database;
+    @Mixin
+    private ShardOptions shards;
     @Option(names = "--host", defaultValue = "127.0.0.1", description = "Address to listen on (default: ${DEFAULT-VALUE}).")
     private String host;
     @Option(names = "--port", defaultValue = "7070", description = "Port (default: ${DEFAULT-VALUE}; 0 picks a free one).")
@@ -64,66 +67,60 @@ public final class DashboardCommand implements java.util.concurrent.Callable<Int
         }
         PrintWriter out = cl.getOut();
         boolean demo = database.url().isEmpty();
-        try (DatabaseConnection connection = DatabaseConnection.open(database.url(), demo ? 24 : 4, out)) {
-            String schema = database.schemaOr(demo ? DEMO_SCHEMA : AdminConnection.DEFAULT_SCHEMA);
-            Skipjack.Builder builder = Skipjack.builder(connection.dataSource()).schema(schema);
-            DemoBank bank = null;
-            if (demo) {
-                bank = new DemoBank(connection.dataSource(), schema, connection.url().backend());
-                builder.queue(DemoWorkload.DEFAULT_QUEUE, 8).queue(DemoWorkload.CRITICAL_QUEUE, 4)
-                        .promoteInterval(Duration.ofMillis(200));
-                DemoWorkload.registerHandlers(builder, bank);
-            }
-            Skipjack skipjack = builder.build();
-            ScheduledExecutorService feeder = null;
-            if (demo) {
-                skipjack.migrate();
-                new DemoJobsTable(connection.dataSource(), schema, skipjack.jobsTable()).emptyForNewRun(DemoWorkload.KINDS);
-                bank.openAccounts();
-                skipjack.start();
-                feeder = startFeeding(skipjack);
-                out.printf("Demo workload running on the embedded database: %d jobs/s into queues default and critical%n", demoRate);
-            }
-            SkipjackDashboard.Builder dashboardBuilder = SkipjackDashboard.builder(skipjack.admin()).host(host).port(port)
-                    .readOnly(readOnly);
-            if (user != null) {
-                dashboardBuilder.basicAuth(user, password);
-            }
-            CountDownLatch stop = new CountDownLatch(1);
-            Thread hook = new Thread(stop::countDown, "skipjack-dashboard-stop");
-            Runtime.getRuntime().addShutdownHook(hook);
-            try (SkipjackDashboard dashboard = dashboardBuilder.build().start()) {
-                out.println("Dashboard: " + dashboard.url() + (readOnly ? " (read-only)" : ""));
-                if (dashboard.generatedPassword() != null) {
-                    out.println("Log in as " + SkipjackDashboard.GENERATED_USER + " with password " + dashboard.generatedPassword()
-                            + " (set --user and SKIPJACK_DASHBOARD_PASSWORD to choose your own)");
-                } else if (!dashboard.authenticationRequired()) {
-                    out.println("No authentication: listening on loopback only.");
-                }
-                out.println("Ctrl-C to stop.");
-                out.flush();
-                try {
-                    if (stopAfter != null) {
-                        stop.await(stopAfter.toMillis(), TimeUnit.MILLISECONDS);
-                    } else {
-                        stop.await();
-                    }
-                } catch (InterruptedException e) {
-                    // Stop like Ctrl-C. The flag stays clear so the graceful shutdown below can wait.
-                }
-            } finally {
-                if (feeder != null) {
-                    feeder.shutdownNow();
-                }
-                skipjack.close();
-                try {
-                    Runtime.getRuntime().removeShutdownHook(hook);
-                } catch (IllegalStateException shuttingDown) {
-                    // stopping because of the signal
-                }
+        if (!demo) {
+            try (ShardedConnection db = ShardedConnection.open(cl, database, shards)) {
+                serve(SkipjackDashboard.builder(db.admin()), out, () -> { });
+                return ExitCode.OK;
             }
         }
+        shards.refuse(cl, "the demo runs on one embedded database; give --url and --shard for a sharded dashboard");
+        try (DatabaseConnection connection = DatabaseConnection.open(database.url(), 24, out)) {
+            String schema = database.schemaOr(DEMO_SCHEMA);
+            Skipjack.Builder builder = Skipjack.builder(connection.dataSource()).schema(schema);
+            DemoBank bank = new DemoBank(connection.dataSource(), schema, connection.url().backend());
+            builder.queue(DemoWorkload.DEFAULT_QUEUE, 8).queue(DemoWorkload.CRITICAL_QUEUE, 4)
+                    .promoteInterval(Duration.ofMillis(200));
+            DemoWorkload.registerHandlers(builder, bank);
+            Skipjack skipjack = builder.build();
+            skipjack.migrate();
+            new DemoJobsTable(connection.dataSource(), schema, skipjack.jobsTable()).emptyForNewRun(DemoWorkload.KINDS);
+            bank.openAccounts();
+            skipjack.start();
+            ScheduledExecutorService feeder = startFeeding(skipjack);
+            out.printf("Demo workload running on the embedded database: %d jobs/s into queues default and critical%n", demoRate);
+            serve(SkipjackDashboard.builder(skipjack.admin()), out, () -> {
+                feeder.shutdownNow();
+                skipjack.close();
+            });
+        }
         return ExitCode.OK;
+    }
+
+    /** Serves until stopped (Ctrl-C, --stop-after), then runs {@code stopped}. */
+    private void serve(SkipjackDashboard.Builder dashboardBuilder, PrintWriter out, Runnable stopped) {
+        dashboardBuilder.host(host).port(port).readOnly(readOnly);
+        if (user != null) {
+            dashboardBuilder.basicAuth(user, System.getenv("SKIPJACK_DASHBOARD_PASSWORD"));
+        }
+        try (StopSignal stop = new StopSignal("skipjack-dashboard-stop");
+             SkipjackDashboard dashboard = dashboardBuilder.build().start()) {
+            out.println("Dashboard: " + dashboard.url() + (readOnly ? " (read-only)" : ""));
+            if (dashboard.generatedPassword() != null) {
+                out.println("Log in as " + SkipjackDashboard.GENERATED_USER + " with password " + dashboard.generatedPassword()
+                        + " (set --user and SKIPJACK_DASHBOARD_PASSWORD to choose your own)");
+            } else if (!dashboard.authenticationRequired()) {
+                out.println("No authentication: listening on loopback only.");
+            }
+            out.println("Ctrl-C to stop.");
+            out.flush();
+            try {
+                stop.await(stopAfter);
+            } catch (InterruptedException e) {
+                // Stop like Ctrl-C. The flag stays clear so the graceful shutdown below can wait.
+            }
+        } finally {
+            stopped.run();
+        }
     }
 
     /** Enqueues a slice of the demo plan every second, so the overview always has fresh work and failures. */

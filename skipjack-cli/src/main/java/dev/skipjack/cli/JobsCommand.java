@@ -8,7 +8,8 @@ import dev.skipjack.JobInfo;
 import dev.skipjack.JobLog;
 import dev.skipjack.JobPage;
 import dev.skipjack.JobQuery;
-import dev.skipjack.SkipjackAdmin;
+import dev.skipjack.ShardedAdmin;
+import dev.skipjack.ShardedSkipjack.ShardJobId;
 import dev.skipjack.cli.output.JsonOutput;
 import dev.skipjack.cli.output.Table;
 import dev.skipjack.internal.json.JobJson;
@@ -27,7 +28,11 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 
-/** {@code skipjack jobs ...}: find jobs and act on them. */
+/**
+ * {@code skipjack jobs ...}: find jobs and act on them, on one database or, with {@code --shard},
+ * on several as one ({@link ShardedAdmin}): lists merged over the shards, a job named SHARD:ID
+ * acted on on its shard only, filters acted on on every shard.
+ */
 @Command(name = "jobs", mixinStandardHelpOptions = true,
         description = "Lists, shows, retries, cancels, discards, deletes and snoozes jobs.",
         subcommands = {JobsCommand.List.class, JobsCommand.Show.class, JobsCommand.Retry.class, JobsCommand.Cancel.class,
@@ -52,7 +57,7 @@ public final class JobsCommand implements Runnable {
     }
 
     @Command(name = "list", mixinStandardHelpOptions = true,
-            description = {"Lists jobs, newest first, one page at a time.",
+            description = {"Lists jobs, newest first, one page at a time; with --shard, from every shard, each with its shard.",
                     "Example: skipjack jobs list --kind send-email --state discarded --args '{\"userId\": 42}'"})
     static final class List implements Callable<Integer> {
         @CommandLine.Spec
@@ -60,34 +65,42 @@ public final class JobsCommand implements Runnable {
         @Mixin
         DatabaseOptions database;
         @Mixin
+        ShardOptions shards;
+        @Mixin
         JobFilterOptions filter;
         @Option(names = {"-n", "--limit"}, defaultValue = "50", description = "Jobs per page (default: ${DEFAULT-VALUE}).")
         int limit;
         @Option(names = "--after", paramLabel = "CURSOR", description = "Continue after this cursor (printed under the previous page).")
-        Long after;
+        String after;
         @Option(names = "--json", description = "Print JSON for scripts.")
         boolean json;
 
         @Override
         public Integer call() {
             CommandLine cl = spec.commandLine();
-            JobQuery query = usage(cl, () -> filter.toQuery().limit(limit).after(after));
+            JobQuery query = usage(cl, () -> filter.toQuery().limit(limit));
             PrintWriter out = cl.getOut();
-            try (AdminConnection db = AdminConnection.open(cl, database)) {
-                JobPage page = db.admin().jobs(query);
+            try (ShardedConnection db = ShardedConnection.open(cl, database, shards)) {
+                ShardedAdmin.ShardJobPage page = usage(cl, () -> db.admin().jobs(query, after));
                 if (json) {
-                    JsonOutput.print(out, JobJson.page(page));
+                    JsonOutput.print(out, db.sharded() ? pageJson(page)
+                            : JobJson.page(new JobPage(page.jobs().stream().map(ShardedAdmin.ShardJob::job).toList(),
+                            page.nextCursor() == null ? null : Long.valueOf(page.nextCursor()))));
                     return ExitCode.OK;
                 }
-                Table table = new Table("ID", "QUEUE", "KIND", "STATE", "ATTEMPT", "CREATED", "ARGS / LAST ERROR").right(0);
-                for (JobInfo j : page.jobs()) {
+                Table table = db.sharded()
+                        ? new Table("SHARD", "ID", "QUEUE", "KIND", "STATE", "ATTEMPT", "CREATED", "ARGS / LAST ERROR").right(1)
+                        : new Table("ID", "QUEUE", "KIND", "STATE", "ATTEMPT", "CREATED", "ARGS / LAST ERROR").right(0);
+                for (ShardedAdmin.ShardJob shardJob : page.jobs()) {
+                    JobInfo j = shardJob.job();
                     String detail = j.argsJson();
                     if (!j.errors().isEmpty()) {
                         JobError last = j.errors().get(j.errors().size() - 1);
                         detail = detail + "  ! " + last.errorClass() + ": " + last.message();
                     }
-                    table.row(j.id(), j.queue(), j.kind(), j.state().dbValue(), j.attempt() + "/" + j.maxAttempts(),
-                            ago(j.createdAt()), detail);
+                    Object[] row = {j.id(), j.queue(), j.kind(), j.state().dbValue(), j.attempt() + "/" + j.maxAttempts(),
+                            ago(j.createdAt()), detail};
+                    table.row(db.sharded() ? Table.prepend(shardJob.shard(), row) : row);
                 }
                 if (table.size() == 0) {
                     out.println("No jobs match.");
@@ -101,6 +114,15 @@ public final class JobsCommand implements Runnable {
                 return ExitCode.OK;
             }
         }
+
+        /** A page over shards: each job with its shard, and the composite cursor (a string). */
+        private static com.fasterxml.jackson.databind.node.ObjectNode pageJson(ShardedAdmin.ShardJobPage page) {
+            var n = JsonOutput.MAPPER.createObjectNode();
+            var jobs = n.putArray("jobs");
+            page.jobs().forEach(j -> jobs.add(JobJson.job(j.job()).put("shard", j.shard())));
+            n.put("nextCursor", page.nextCursor());
+            return n;
+        }
     }
 
     @Command(name = "show", mixinStandardHelpOptions = true,
@@ -111,8 +133,10 @@ public final class JobsCommand implements Runnable {
         CommandLine.Model.CommandSpec spec;
         @Mixin
         DatabaseOptions database;
-        @Parameters(paramLabel = "ID", description = "The job id.")
-        long id;
+        @Mixin
+        ShardOptions shards;
+        @Parameters(paramLabel = "ID", description = "The job id; SHARD:ID with --shard.")
+        String id;
         @Option(names = "--json", description = "Print JSON for scripts.")
         boolean json;
 
@@ -120,19 +144,24 @@ public final class JobsCommand implements Runnable {
         public Integer call() {
             CommandLine cl = spec.commandLine();
             PrintWriter out = cl.getOut();
-            try (AdminConnection db = AdminConnection.open(cl, database)) {
-                var found = db.admin().job(id);
+            try (ShardedConnection db = ShardedConnection.open(cl, database, shards)) {
+                ShardJobId address = usage(cl, () -> db.admin().address(id));
+                var found = db.admin().job(address);
                 if (found.isEmpty()) {
                     cl.getErr().println("skipjack jobs show: no job " + id);
                     return ExitCode.NOT_FOUND;
                 }
-                JobInfo j = found.get();
-                JobLog log = db.admin().jobLog(id);
+                JobInfo j = found.get().job();
+                JobLog log = db.admin().jobLog(address);
                 if (json) {
-                    JsonOutput.print(out, JobJson.jobWithErrors(j, log));
+                    var node = JobJson.jobWithErrors(j, log);
+                    JsonOutput.print(out, db.sharded() ? node.put("shard", address.shard()) : node);
                     return ExitCode.OK;
                 }
-                out.printf("Job %d  %s  (queue %s, priority %d)%n", j.id(), j.kind(), j.queue(), j.priority());
+                out.printf("Job %s  %s  (queue %s, priority %d)%n", db.admin().format(address), j.kind(), j.queue(), j.priority());
+                if (db.sharded()) {
+                    out.printf("  shard      %s (%s)%n", address.shard(), db.displayNames().get(address.shard()));
+                }
                 out.printf("  state      %s%n", j.state().dbValue());
                 out.printf("  attempt    %d of %d%n", j.attempt(), j.maxAttempts());
                 if (log.progress() != null) {
@@ -163,8 +192,8 @@ public final class JobsCommand implements Runnable {
                     out.printf("  metadata   %s%n", Table.clean(j.metadataJson()));
                 }
                 if (j.workflowId() != null) {
-                    out.printf("  workflow   %d, step %s (all its steps: skipjack workflows show %d)%n", j.workflowId(),
-                            Table.clean(j.workflowStep()), j.workflowId());
+                    out.printf("  workflow   %d, step %s (all its steps: skipjack workflows show %s)%n", j.workflowId(),
+                            Table.clean(j.workflowStep()), db.admin().format(new ShardJobId(address.shard(), j.workflowId())));
                 }
                 out.printf("  args       %s%n", Table.clean(j.argsJson()));
                 if (j.outputJson() != null) {
@@ -209,9 +238,12 @@ public final class JobsCommand implements Runnable {
         @Mixin
         DatabaseOptions database;
         @Mixin
+        ShardOptions shards;
+        @Mixin
         JobFilterOptions filter;
-        @Parameters(paramLabel = "ID", arity = "0..*", description = "Job ids. Without ids, acts on every job the filter options match.")
-        java.util.List<Long> ids = new ArrayList<>();
+        @Parameters(paramLabel = "ID", arity = "0..*", description = "Job ids (SHARD:ID with --shard: acted on on that shard only)."
+                + " Without ids, acts on every job the filter options match (on every shard).")
+        java.util.List<String> ids = new ArrayList<>();
         @Option(names = "--all", description = "With no filter options: act on every job (required as a safeguard).")
         boolean all;
         @Option(names = "--json", description = "Print {\"changed\": N} for scripts.")
@@ -219,9 +251,9 @@ public final class JobsCommand implements Runnable {
 
         abstract String verb();
 
-        abstract boolean one(SkipjackAdmin admin, long id);
+        abstract boolean one(ShardedAdmin admin, ShardJobId id);
 
-        abstract long many(SkipjackAdmin admin, JobQuery query, java.util.function.LongConsumer progress);
+        abstract long many(ShardedAdmin admin, JobQuery query, java.util.function.LongConsumer progress);
 
         @Override
         public Integer call() {
@@ -237,11 +269,14 @@ public final class JobsCommand implements Runnable {
             PrintWriter out = cl.getOut();
             PrintWriter err = cl.getErr();
             long changed = 0;
-            try (AdminConnection db = AdminConnection.open(cl, database)) {
-                SkipjackAdmin admin = db.admin();
+            try (ShardedConnection db = ShardedConnection.open(cl, database, shards)) {
+                ShardedAdmin admin = db.admin();
                 if (query == null) {
-                    for (long id : ids) {
-                        boolean ok = one(admin, id);
+                    // Every address checked before anything changes: a typo in the last id changes nothing.
+                    java.util.List<ShardJobId> addresses = ids.stream().map(id -> usage(cl, () -> admin.address(id))).toList();
+                    for (ShardJobId address : addresses) {
+                        String id = admin.format(address);
+                        boolean ok = one(admin, address);
                         changed += ok ? 1 : 0;
                         if (!json) {
                             out.println(ok ? verb(true) + " job " + id
@@ -290,12 +325,12 @@ public final class JobsCommand implements Runnable {
         abstract JobAction action();
 
         @Override
-        boolean one(SkipjackAdmin admin, long id) {
+        boolean one(ShardedAdmin admin, ShardJobId id) {
             return admin.act(action(), id);
         }
 
         @Override
-        long many(SkipjackAdmin admin, JobQuery query, java.util.function.LongConsumer progress) {
+        long many(ShardedAdmin admin, JobQuery query, java.util.function.LongConsumer progress) {
             return admin.act(action(), query, progress);
         }
 
@@ -356,13 +391,13 @@ public final class JobsCommand implements Runnable {
         }
 
         @Override
-        boolean one(SkipjackAdmin admin, long id) {
+        boolean one(ShardedAdmin admin, ShardJobId id) {
             return usage(spec.commandLine(), () -> admin.snooze(id, delay));
         }
 
         @Override
-        long many(SkipjackAdmin admin, JobQuery query, java.util.function.LongConsumer progress) {
-            return usage(spec.commandLine(), () -> admin.snooze(query, delay));
+        long many(ShardedAdmin admin, JobQuery query, java.util.function.LongConsumer progress) {
+            return usage(spec.commandLine(), () -> admin.snooze(query, delay, progress));
         }
     }
 

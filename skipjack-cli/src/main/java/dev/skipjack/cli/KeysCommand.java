@@ -2,6 +2,7 @@ package dev.skipjack.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.skipjack.ConcurrencyKeyInfo;
 import dev.skipjack.SkipjackAdmin;
 import dev.skipjack.cli.output.JsonOutput;
@@ -11,6 +12,7 @@ import picocli.CommandLine.Command;
 
 import java.io.PrintWriter;
 import java.util.List;
+import java.util.Map;
 
 /**
  * {@code skipjack keys}: the concurrency limits and sequence keys in use (F-12, F-13), each with its
@@ -21,21 +23,25 @@ import java.util.List;
                 "and the job holding the key. Marks full keys, and ordered keys blocked by a discarded job",
                 "(retry or delete that job to let the rest run: skipjack jobs retry|delete ID).",
                 "Keys are stored as kind:<kind>[/<partition>] (a kind's limit), key:<key> (an enqueue's",
-                "concurrency key) and seq:<key> (a sequence key)."})
+                "concurrency key) and seq:<key> (a sequence key). With --shard, every shard's keys, each with its shard",
+                "(a key lives on one shard)."})
 public final class KeysCommand extends ReadCommand {
 
     @Override
-    int print(AdminConnection db, PrintWriter out) {
-        SkipjackAdmin admin = db.admin();
-        List<ConcurrencyKeyInfo> keys = admin.concurrencyKeys();
-        ArrayNode listed = JobJson.concurrencyKeys(keys, admin::job);
+    int print(ShardedConnection db, PrintWriter out) {
+        Map<String, List<ConcurrencyKeyInfo>> perShard = db.admin().concurrencyKeys();
+        ArrayNode listed = JsonOutput.MAPPER.createArrayNode();
+        // Each ordered key's holder is looked up on the key's own shard.
+        perShard.forEach((shard, keys) -> JobJson.concurrencyKeys(keys, db.admin().shard(shard)::job)
+                .forEach(k -> listed.add(db.sharded() ? ((ObjectNode) k).put("shard", shard) : k)));
         if (json) {
             JsonOutput.print(out, listed);
         } else if (listed.isEmpty()) {
             out.println("No concurrency or sequence key is in use.");
         } else {
-            Table t = new Table("KEY", "LIMIT", "ORDERED", "HOLDING", "RUNNING", "WAITING", "HELD BY", "STATUS")
-                    .right(1, 3, 4, 5, 6);
+            Table t = db.sharded() ? new Table("SHARD", "KEY", "LIMIT", "ORDERED", "HOLDING", "RUNNING", "WAITING", "HELD BY",
+                    "STATUS").right(2, 4, 5, 6, 7)
+                    : new Table("KEY", "LIMIT", "ORDERED", "HOLDING", "RUNNING", "WAITING", "HELD BY", "STATUS").right(1, 3, 4, 5, 6);
             int full = 0;
             int blocked = 0;
             for (JsonNode k : listed) {
@@ -45,14 +51,15 @@ public final class KeysCommand extends ReadCommand {
                 // A rate limit reads "100 per PT1M": that many starts per period, not slots.
                 String limit = k.get("periodMillis").isNull() ? String.valueOf(k.get("max").asInt())
                         : k.get("max").asInt() + " per " + java.time.Duration.ofMillis(k.get("periodMillis").asLong());
-                t.row(k.get("key").asText(), limit, k.get("ordered").asBoolean() ? "yes" : "no",
+                Object[] row = {k.get("key").asText(), limit, k.get("ordered").asBoolean() ? "yes" : "no",
                         k.get("holding").asLong() + "/" + k.get("max").asInt(), k.get("running").asLong(),
-                        k.get("waiting").asLong(), k.get("heldBy").isNull() ? "-" : k.get("heldBy").asLong(), status);
+                        k.get("waiting").asLong(), k.get("heldBy").isNull() ? "-" : k.get("heldBy").asLong(), status};
+                t.row(db.sharded() ? Table.prepend(k.get("shard").asText(), row) : row);
             }
             t.print(out, Table.terminalWidth());
             out.printf("%d key(s)%s: %d full, %d blocked%n", listed.size(),
-                    keys.size() >= SkipjackAdmin.MAX_CONCURRENCY_KEYS_LISTED
-                            ? " (the first " + SkipjackAdmin.MAX_CONCURRENCY_KEYS_LISTED + " by key)" : "",
+                    perShard.values().stream().anyMatch(keys -> keys.size() >= SkipjackAdmin.MAX_CONCURRENCY_KEYS_LISTED)
+                            ? " (the first " + SkipjackAdmin.MAX_CONCURRENCY_KEYS_LISTED + " by key of a shard)" : "",
                     full, blocked);
         }
         return ExitCode.OK;

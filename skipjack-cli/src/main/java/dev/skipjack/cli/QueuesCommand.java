@@ -46,11 +46,12 @@ public final class QueuesCommand implements Runnable {
         return String.format("%,d", q.count(s));
     }
 
-    @Command(name = "list", mixinStandardHelpOptions = true, description = "Queues with job counts per state and whether they are paused.")
+    @Command(name = "list", mixinStandardHelpOptions = true, description = {"Queues with job counts per state and whether they are paused.",
+            "With --shard, summed over the shards (paused when paused on any)."})
     static final class ListQueues extends ReadCommand {
 
         @Override
-        int print(AdminConnection db, PrintWriter out) {
+        int print(ShardedConnection db, PrintWriter out) {
             List<QueueInfo> queues = db.admin().queues();
             if (json) {
                 JsonOutput.print(out, JobJson.queues(queues));
@@ -68,23 +69,27 @@ public final class QueuesCommand implements Runnable {
         CommandLine.Model.CommandSpec spec;
         @Mixin
         DatabaseOptions database;
+        @Mixin
+        ShardOptions shards;
         @Parameters(paramLabel = "QUEUE", description = "The queue name.")
         String queue;
 
-        abstract void apply(dev.skipjack.SkipjackAdmin admin);
+        abstract void apply(dev.skipjack.ShardedAdmin admin);
 
         abstract String done();
 
         @Override
         public Integer call() {
             CommandLine cl = spec.commandLine();
-            try (AdminConnection db = AdminConnection.open(cl, database)) {
+            String where;
+            try (ShardedConnection db = ShardedConnection.open(cl, database, shards)) {
                 JobsCommand.usage(cl, () -> {
                     apply(db.admin());
                     return null;
                 });
+                where = db.sharded() ? " (on all " + db.admin().shardNames().size() + " shards)" : "";
             }
-            cl.getOut().println("Queue " + queue + " " + done() + ".");
+            cl.getOut().println("Queue " + queue + " " + done() + where + ".");
             cl.getOut().flush();
             return ExitCode.OK;
         }
@@ -94,7 +99,7 @@ public final class QueuesCommand implements Runnable {
             description = {"Pauses a queue on every node within about a second; running jobs finish,", "enqueueing still works."})
     static final class Pause extends Toggle {
         @Override
-        void apply(dev.skipjack.SkipjackAdmin admin) {
+        void apply(dev.skipjack.ShardedAdmin admin) {
             admin.pause(queue);
         }
 
@@ -107,7 +112,7 @@ public final class QueuesCommand implements Runnable {
     @Command(name = "resume", mixinStandardHelpOptions = true, description = "Resumes a paused queue on every node.")
     static final class Resume extends Toggle {
         @Override
-        void apply(dev.skipjack.SkipjackAdmin admin) {
+        void apply(dev.skipjack.ShardedAdmin admin) {
             admin.resume(queue);
         }
 

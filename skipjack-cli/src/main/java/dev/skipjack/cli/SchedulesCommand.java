@@ -39,19 +39,23 @@ public final class SchedulesCommand implements Runnable {
     static final class ListSchedules extends ReadCommand {
 
         @Override
-        int print(AdminConnection db, PrintWriter out) {
-            List<ScheduleInfo> schedules = db.admin().schedules();
+        int print(ShardedConnection db, PrintWriter out) {
+            java.util.Map<String, List<ScheduleInfo>> perShard = db.admin().schedules();
             if (json) {
-                JsonOutput.print(out, JobJson.schedules(schedules));
-            } else if (schedules.isEmpty()) {
+                JsonOutput.print(out, JobJson.perShard(perShard, JobJson::schedules, db.sharded()));
+            } else if (perShard.values().stream().allMatch(List::isEmpty)) {
                 out.println("No cron schedules.");
             } else {
-                Table t = new Table("NAME", "EXPRESSION", "ZONE", "KIND", "QUEUE", "NEXT TICK", "LAST TICK", "LAST JOB")
-                        .right(7);
-                for (ScheduleInfo s : schedules) {
-                    t.row(s.name(), s.expression(), s.zone(), s.kind(), s.queue(), s.nextTickAt(),
-                            s.lastTickAt() == null ? "-" : s.lastTickAt(), s.lastJobId() == null ? "-" : s.lastJobId());
-                }
+                Table t = db.sharded()
+                        ? new Table("SHARD", "NAME", "EXPRESSION", "ZONE", "KIND", "QUEUE", "NEXT TICK", "LAST TICK", "LAST JOB").right(8)
+                        : new Table("NAME", "EXPRESSION", "ZONE", "KIND", "QUEUE", "NEXT TICK", "LAST TICK", "LAST JOB").right(7);
+                perShard.forEach((shard, schedules) -> {
+                    for (ScheduleInfo s : schedules) {
+                        Object[] row = {s.name(), s.expression(), s.zone(), s.kind(), s.queue(), s.nextTickAt(),
+                                s.lastTickAt() == null ? "-" : s.lastTickAt(), s.lastJobId() == null ? "-" : s.lastJobId()};
+                        t.row(db.sharded() ? Table.prepend(shard, row) : row);
+                    }
+                });
                 t.print(out, Table.terminalWidth());
             }
             return ExitCode.OK;

@@ -12,8 +12,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /**
@@ -74,25 +72,15 @@ public final class WorkerCommand implements Callable<Integer> {
             if (migrate) {
                 skipjack.migrate();
             }
-            CountDownLatch stop = new CountDownLatch(1);
-            Thread hook = new Thread(stop::countDown, "skipjack-worker-stop");
-            Runtime.getRuntime().addShutdownHook(hook);
-            skipjack.start();
-            out.println("Worker " + skipjack.workerId() + " running kinds " + skipjack.kinds() + " on queues "
-                    + queueOptions.stream().map(q -> q.name() + ":" + q.concurrency()).toList() + "; Ctrl-C to stop.");
-            out.flush();
-            try {
-                if (stopAfter != null) {
-                    stop.await(stopAfter.toMillis(), TimeUnit.MILLISECONDS);
-                } else {
-                    stop.await();
-                }
-            } finally {
-                skipjack.close();
+            try (StopSignal stop = new StopSignal("skipjack-worker-stop")) {
                 try {
-                    Runtime.getRuntime().removeShutdownHook(hook);
-                } catch (IllegalStateException shuttingDown) {
-                    // the JVM is already stopping because of the signal that stopped us
+                    skipjack.start();
+                    out.println("Worker " + skipjack.workerId() + " running kinds " + skipjack.kinds() + " on queues "
+                            + queueOptions.stream().map(q -> q.name() + ":" + q.concurrency()).toList() + "; Ctrl-C to stop.");
+                    out.flush();
+                    stop.await(stopAfter);
+                } finally {
+                    skipjack.close();
                 }
             }
             out.println("Worker stopped.");

@@ -40,12 +40,13 @@ public final class WorkflowsCommand implements Runnable {
                     + " = that parent's end has been counted) and, for a discarded or cancelled job, its last error.",
                     "Exit code 3 when there is no such workflow."})
     static final class Show extends ReadCommand {
-        @Parameters(paramLabel = "ID", description = "The workflow id (a workflow job's `jobs show` prints it).")
-        long id;
+        @Parameters(paramLabel = "ID", description = "The workflow id (a workflow job's `jobs show` prints it); SHARD:ID with --shard.")
+        String id;
 
         @Override
-        int print(AdminConnection db, PrintWriter out) {
-            Optional<WorkflowInfo> found = db.admin().workflow(id);
+        int print(ShardedConnection db, PrintWriter out) {
+            var address = JobsCommand.usage(spec.commandLine(), () -> db.admin().address(id));
+            Optional<WorkflowInfo> found = db.admin().workflow(address);
             if (found.isEmpty()) {
                 spec.commandLine().getErr().println("skipjack workflows show: no workflow " + id
                         + " (never enqueued, or finished and deleted by retention)");
@@ -53,7 +54,8 @@ public final class WorkflowsCommand implements Runnable {
             }
             WorkflowInfo w = found.get();
             if (json) {
-                JsonOutput.print(out, JobJson.workflow(w));
+                var node = JobJson.workflow(w);
+                JsonOutput.print(out, db.sharded() ? node.put("shard", address.shard()) : node);
                 return ExitCode.OK;
             }
             WorkflowsCommand.print(out, w);

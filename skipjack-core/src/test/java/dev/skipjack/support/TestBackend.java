@@ -72,6 +72,20 @@ public enum TestBackend {
         return new HikariDataSource(config);
     }
 
+    private static final java.util.concurrent.atomic.AtomicInteger SHARD_DATABASES = new java.util.concurrent.atomic.AtomicInteger();
+
+    /**
+     * One new database per name ({@link #newDatabase}), by name in the given order: the shards of a
+     * sharded test; the caller closes the pools.
+     */
+    public Map<String, HikariDataSource> newShardDatabases(List<String> names, int poolSize) {
+        Map<String, HikariDataSource> shards = new java.util.LinkedHashMap<>();
+        for (String name : names) {
+            shards.put(name, newDatabase("shards_of_" + ProcessHandle.current().pid() + "_" + SHARD_DATABASES.incrementAndGet(), poolSize));
+        }
+        return shards;
+    }
+
     /**
      * A pool on a new, empty database of this backend's server (on SQLite a new file), for a test
      * that needs several databases, such as shards; the caller closes it. {@code name} must be a

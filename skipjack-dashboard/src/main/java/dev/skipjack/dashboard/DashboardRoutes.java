@@ -11,7 +11,8 @@ import dev.skipjack.JobAction;
 import dev.skipjack.JobQuery;
 import dev.skipjack.JobState;
 import dev.skipjack.QueueInfo;
-import dev.skipjack.SkipjackAdmin;
+import dev.skipjack.ShardedAdmin;
+import dev.skipjack.ShardedSkipjack.ShardJobId;
 import dev.skipjack.SkipjackException;
 import dev.skipjack.ThroughputBucket;
 import dev.skipjack.internal.json.JobJson;
@@ -25,6 +26,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -32,6 +34,11 @@ import java.util.Map;
 /**
  * The dashboard's pages and JSON API. All job content leaves here as JSON, shaped by {@link JobJson}
  * like the CLI's {@code --json}; the page renders it as text.
+ *
+ * <p>Everything goes through a {@link ShardedAdmin}, one database being one shard. With several
+ * shards every job, node, key and schedule carries its {@code shard}, jobs and workflows are
+ * addressed as {@code shard:id} in paths, the overview's counts are summed with a per-shard
+ * breakdown in {@code shards}, and the job list's {@code after} cursor is the composite's.
  */
 final class DashboardRoutes {
 
@@ -42,13 +49,15 @@ final class DashboardRoutes {
             "/app.js", "app.js",
             "/app.css", "app.css");
 
-    private final SkipjackAdmin admin;
+    private final ShardedAdmin admin;
+    private final boolean sharded;
     private final RequestGuard guard;
     private final String csrfToken;
     private final boolean readOnly;
 
-    DashboardRoutes(SkipjackAdmin admin, RequestGuard guard, String csrfToken, boolean readOnly) {
+    DashboardRoutes(ShardedAdmin admin, RequestGuard guard, String csrfToken, boolean readOnly) {
         this.admin = admin;
+        this.sharded = admin.shardNames().size() > 1;
         this.guard = guard;
         this.csrfToken = csrfToken;
         this.readOnly = readOnly;
@@ -58,7 +67,7 @@ final class DashboardRoutes {
         routes.before(guard::check);
         ASSETS.forEach((path, file) -> routes.get(path, ctx -> asset(ctx, file)));
         routes.get("/api/session", ctx -> json(ctx, JSON.createObjectNode().put("csrfToken", csrfToken).put("readOnly", readOnly)
-                .put("csrfHeader", RequestGuard.CSRF_HEADER)));
+                .put("csrfHeader", RequestGuard.CSRF_HEADER).set("shards", shardNames())));
         routes.get("/api/overview", this::overview);
         routes.get("/api/jobs", this::jobs);
         routes.get("/api/jobs/{id}", this::job);
@@ -83,8 +92,15 @@ final class DashboardRoutes {
         }
     }
 
+    private ArrayNode shardNames() {
+        ArrayNode names = JSON.createArrayNode();
+        admin.shardNames().forEach(names::add);
+        return names;
+    }
+
     private void overview(Context ctx) {
-        List<QueueInfo> queues = admin.queues();
+        Map<String, List<QueueInfo>> perShard = admin.queuesPerShard();
+        List<QueueInfo> queues = ShardedAdmin.sumQueues(perShard.values());
         List<ThroughputBucket> buckets = admin.throughput(Duration.ofHours(1), Duration.ofMinutes(1));
         ObjectNode n = JobJson.stats(Instant.now(), queues);
         ArrayNode t = n.putArray("throughput");
@@ -92,18 +108,35 @@ final class DashboardRoutes {
             t.addObject().put("start", b.start().toString()).put("completed", b.completed())
                     .put("discarded", b.discarded()).put("cancelled", b.cancelled());
         }
-        n.set("nodes", JobJson.nodes(admin.nodes()));
-        n.set("schedules", JobJson.schedules(admin.schedules()));
-        List<ConcurrencyKeyInfo> keys = admin.concurrencyKeys();
+        if (sharded) {
+            // Each shard's own totals, so an operator sees which database holds the backlog.
+            ArrayNode shards = n.putArray("shards");
+            perShard.forEach((shard, shardQueues) -> shards.add(JobJson.stats(Instant.now(), shardQueues)
+                    .put("shard", shard).without("queues")));
+        }
+        n.set("nodes", JobJson.perShard(admin.nodes(), JobJson::nodes, sharded));
+        n.set("schedules", JobJson.perShard(admin.schedules(), JobJson::schedules, sharded));
+        List<ShardKey> keys = new ArrayList<>();
+        admin.concurrencyKeys().forEach((shard, list) -> list.forEach(k -> keys.add(new ShardKey(shard, k))));
         // The keys needing an operator first: an ordered key held by a job that is not running
         // (blocked by a discarded job, or waiting on a retry), then full keys with jobs waiting.
-        List<ConcurrencyKeyInfo> shown = keys.stream()
-                .sorted(Comparator.comparingInt(DashboardRoutes::attention).thenComparing(ConcurrencyKeyInfo::key))
+        List<ShardKey> shown = keys.stream()
+                .sorted(Comparator.comparingInt((ShardKey k) -> attention(k.key())).thenComparing(k -> k.key().key())
+                        .thenComparing(ShardKey::shard))
                 .limit(KEYS_SHOWN).toList();
-        n.set("concurrencyKeys", JobJson.concurrencyKeys(shown, admin::job));
+        ArrayNode keyNodes = n.putArray("concurrencyKeys");
+        for (ShardKey k : shown) {
+            JobJson.concurrencyKeys(List.of(k.key()), id -> admin.shard(k.shard()).job(id))
+                    .forEach(key -> keyNodes.add(withShard((ObjectNode) key, k.shard())));
+        }
         n.put("concurrencyKeysInUse", keys.size());
         json(ctx, n);
     }
+
+    /** A concurrency key and the shard it lives on (a key's limit holds per shard). */
+    private record ShardKey(String shard, ConcurrencyKeyInfo key) {
+    }
+
 
     /** Most keys the overview shows (each ordered one may cost a lookup of its holder). */
     static final int KEYS_SHOWN = 50;
@@ -139,36 +172,47 @@ final class DashboardRoutes {
         if (tag != null) {
             q = q.tag(tag);
         }
-        if (after != null) {
-            q = q.after(number("after", after));
-        }
         q = q.limit(limit == null ? 50 : pageSize(limit));
-        json(ctx, JobJson.page(admin.jobs(q)));
+        ShardedAdmin.ShardJobPage page;
+        try {
+            page = admin.jobs(q, after);
+        } catch (InvalidJobException e) {
+            throw new IllegalArgumentException("parameter 'after': " + e.getMessage(), e);
+        }
+        ObjectNode n = JSON.createObjectNode();
+        ArrayNode jobs = n.putArray("jobs");
+        page.jobs().forEach(j -> jobs.add(withShard(JobJson.job(j.job()), j.shard())));
+        n.put("nextCursor", page.nextCursor());
+        json(ctx, n);
+    }
+
+    private ObjectNode withShard(ObjectNode node, String shard) {
+        return sharded ? node.put("shard", shard) : node;
     }
 
     private void job(Context ctx) {
-        long id = id(ctx);
+        ShardJobId id = id(ctx);
         var found = admin.job(id);
         if (found.isEmpty()) {
-            error(ctx, 404, "no job " + id);
+            error(ctx, 404, "no job " + admin.format(id));
             return;
         }
-        json(ctx, JobJson.jobWithErrors(found.get(), admin.jobLog(id)));
+        json(ctx, withShard(JobJson.jobWithErrors(found.get().job(), admin.jobLog(id)), id.shard()));
     }
 
     /** One workflow (F-14): its header and its steps, each with its job, as {@link JobJson#workflow} shapes it. */
     private void workflow(Context ctx) {
-        long id = id(ctx);
+        ShardJobId id = id(ctx);
         var found = admin.workflow(id);
         if (found.isEmpty()) {
-            error(ctx, 404, "no workflow " + id);
+            error(ctx, 404, "no workflow " + admin.format(id));
             return;
         }
-        json(ctx, JobJson.workflow(found.get()));
+        json(ctx, withShard(JobJson.workflow(found.get()), id.shard()));
     }
 
     private void act(Context ctx) {
-        long id = id(ctx);
+        ShardJobId id = id(ctx);
         JobAction action = switch (ctx.pathParam("action")) {
             case "retry" -> JobAction.RETRY;
             case "cancel" -> JobAction.CANCEL;
@@ -198,14 +242,17 @@ final class DashboardRoutes {
         json(ctx, JSON.createObjectNode().put("ok", true));
     }
 
-    /** A job's or workflow's id from the path: a positive whole number. */
-    private static long id(Context ctx) {
+    /**
+     * A job's or workflow's address from the path: {@code shard:id}, or with one shard also the
+     * bare id (a positive whole number); the composite's refusal names what is wrong.
+     */
+    private ShardJobId id(Context ctx) {
         String raw = ctx.pathParam("id");
-        long id = number("id", raw);
-        if (id <= 0) {
-            throw badParameter("id", raw, "a positive whole number");
+        try {
+            return admin.address(raw);
+        } catch (InvalidJobException e) {
+            throw new IllegalArgumentException("parameter 'id': " + e.getMessage(), e);
         }
-        return id;
     }
 
     /**

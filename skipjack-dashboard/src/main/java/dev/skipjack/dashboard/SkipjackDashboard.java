@@ -1,6 +1,7 @@
 package dev.skipjack.dashboard;
 
 import dev.skipjack.InvalidConfigurationException;
+import dev.skipjack.ShardedAdmin;
 import dev.skipjack.SkipjackAdmin;
 import io.javalin.Javalin;
 
@@ -8,6 +9,7 @@ import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.security.SecureRandom;
 import java.util.Base64;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -19,6 +21,10 @@ import java.util.Objects;
  *         .host("0.0.0.0").port(7070).basicAuth("ops", System.getenv("DASHBOARD_PASSWORD"))
  *         .build().start();
  * }</pre>
+ *
+ * Over several databases ({@link dev.skipjack.ShardedSkipjack}), give it the composite:
+ * {@code SkipjackDashboard.builder(sharded.admin())}. The overview then sums every shard and breaks
+ * the totals down per shard, every job shows its shard, and an action on a job goes to its shard.
  *
  * Security: HTTP basic authentication is required unless the server listens on a loopback
  * address only and no credentials were set; with no credentials on any other address, a random
@@ -60,9 +66,18 @@ public final class SkipjackDashboard implements AutoCloseable {
         this.csrfToken = randomToken(32);
     }
 
+    /** A dashboard on one database. */
     public static Builder builder(SkipjackAdmin admin) {
+        return new Builder(ShardedAdmin.of(Map.of(SINGLE_SHARD, Objects.requireNonNull(admin, "admin"))));
+    }
+
+    /** A dashboard over the shards of {@code admin} (see {@link ShardedAdmin}). */
+    public static Builder builder(ShardedAdmin admin) {
         return new Builder(admin);
     }
+
+    /** The name of the one shard a single database is (never shown: with one shard, ids are bare). */
+    private static final String SINGLE_SHARD = "default";
 
     /** Starts serving; returns this. */
     public synchronized SkipjackDashboard start() {
@@ -134,14 +149,14 @@ public final class SkipjackDashboard implements AutoCloseable {
 
     /** Dashboard settings; everything but the admin has a default. */
     public static final class Builder {
-        private final SkipjackAdmin admin;
+        private final ShardedAdmin admin;
         private String host = "127.0.0.1";
         private int port = DEFAULT_PORT;
         private String user;
         private String password;
         private boolean readOnly;
 
-        private Builder(SkipjackAdmin admin) {
+        private Builder(ShardedAdmin admin) {
             this.admin = Objects.requireNonNull(admin, "admin");
         }
 

@@ -31,6 +31,25 @@ final class TestPostgres implements AutoCloseable {
         return dataSource;
     }
 
+    /**
+     * A new, empty database on this server with a pool of its own (a shard, for the sharded view);
+     * the caller closes the pool. {@code name} must be a plain lower-case identifier.
+     */
+    HikariDataSource newDatabase(String name, int poolSize) {
+        if (!name.matches("[a-z][a-z0-9_]{0,62}")) {
+            throw new IllegalArgumentException("not a plain database name: " + name);
+        }
+        try (java.sql.Connection c = dataSource.getConnection(); java.sql.Statement s = c.createStatement()) {
+            s.execute("CREATE DATABASE " + name);
+        } catch (java.sql.SQLException e) {
+            throw new IllegalStateException("creating database " + name + " failed", e);
+        }
+        HikariConfig config = new HikariConfig();
+        config.setJdbcUrl(dataSource.getJdbcUrl().replaceFirst("^(jdbc:postgresql://[^/]+/)[^?]*", "$1" + name));
+        config.setMaximumPoolSize(poolSize);
+        return new HikariDataSource(config);
+    }
+
     @Override
     public void close() {
         dataSource.close();

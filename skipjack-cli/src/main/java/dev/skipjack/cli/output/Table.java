@@ -31,6 +31,14 @@ public final class Table {
         return this;
     }
 
+    /** {@code first} followed by {@code rest}: a row with a leading column (the shard, over shards). */
+    public static Object[] prepend(Object first, Object... rest) {
+        Object[] row = new Object[rest.length + 1];
+        row[0] = first;
+        System.arraycopy(rest, 0, row, 1, rest.length);
+        return row;
+    }
+
     public Table row(Object... cells) {
         if (cells.length != headers.size()) {
             throw new IllegalArgumentException("row has " + cells.length + " cells, table has " + headers.size() + " columns");

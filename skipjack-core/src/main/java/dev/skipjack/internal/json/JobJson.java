@@ -22,6 +22,7 @@ import dev.skipjack.WorkflowInfo;
 
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The one JSON shape of jobs, pages, queues and stats. {@code skipjack ... --json} and the
@@ -149,6 +150,24 @@ public final class JobJson {
                         .put("startedAt", time(r.startedAt())).put("runningForMillis", r.runningFor().toMillis());
             }
         }
+        return out;
+    }
+
+    /**
+     * Lists kept per shard ({@link dev.skipjack.ShardedAdmin}: nodes, schedules, keys) as one array,
+     * each item shaped by {@code shape} and, when {@code tagShards}, carrying its {@code shard}.
+     */
+    public static <T> ArrayNode perShard(Map<String, List<T>> perShard,
+                                         java.util.function.Function<List<T>, ArrayNode> shape, boolean tagShards) {
+        ArrayNode out = NODES.arrayNode();
+        perShard.forEach((shard, items) -> {
+            for (JsonNode item : shape.apply(items)) {
+                if (tagShards) {
+                    ((ObjectNode) item).put("shard", shard);
+                }
+                out.add(item);
+            }
+        });
         return out;
     }
 

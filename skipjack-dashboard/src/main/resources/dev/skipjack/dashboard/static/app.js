@@ -4,7 +4,7 @@
 
 const STATES = ['waiting', 'scheduled', 'available', 'running', 'retryable', 'completed', 'discarded', 'cancelled'];
 const REFRESH_MS = 2000;
-let session = { csrfToken: null, csrfHeader: 'X-Skipjack-CSRF', readOnly: true };
+let session = { csrfToken: null, csrfHeader: 'X-Skipjack-CSRF', readOnly: true, shards: [] };
 let timer = null;
 
 // ------------------------------------------------------------------ DOM helpers
@@ -29,6 +29,13 @@ function svg(tag, attrs) {
   for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, String(v));
   return e;
 }
+
+// Over several databases (shards) ids are unique per shard only: a job is addressed as shard:id,
+// and every job, node, key and schedule the server sends carries its shard.
+function sharded() { return (session.shards || []).length > 1; }
+function jobRef(shard, id) { return shard ? shard + ':' + id : String(id); }
+function shardCell(x) { return sharded() ? el('td', { class: 'shard' }, x.shard || '') : null; }
+function shardHead() { return sharded() ? el('th', {}, 'Shard') : null; }
 
 function stateBadge(s) { return el('span', { class: 'state ' + s, 'data-state': s }, s); }
 function fmt(n) { return Number(n).toLocaleString('en-US'); }
@@ -79,9 +86,9 @@ function route() {
   const params = new URLSearchParams(query || '');
   document.getElementById('nav-overview').classList.toggle('active', path === '/');
   document.getElementById('nav-jobs').classList.toggle('active', path.startsWith('/jobs'));
-  const m = path.match(/^\/jobs\/(\d+)$/);
+  const m = path.match(/^\/jobs\/((?:[^/:]+:)?\d+)$/);
   if (m) return () => jobView(m[1]);
-  const w = path.match(/^\/workflows\/(\d+)$/);
+  const w = path.match(/^\/workflows\/((?:[^/:]+:)?\d+)$/);
   if (w) return () => workflowView(w[1]);
   if (path === '/jobs') return () => jobsView(params);
   return () => overviewView();
@@ -147,9 +154,15 @@ async function overviewView() {
       }
     }, q.paused ? 'Resume' : 'Pause'))));
 
+  const shardTable = !data.shards ? [] : [el('h2', {}, 'Shards'),
+    el('div', { class: 'panel' }, el('table', { id: 'shards' },
+      el('thead', {}, el('tr', {}, el('th', {}, 'Shard'), STATES.map(s => el('th', { class: 'num' }, s)))),
+      el('tbody', {}, data.shards.map(d => el('tr', { 'data-shard': d.shard },
+        el('td', {}, d.shard), STATES.map(s => el('td', { class: 'num', 'data-state': s }, fmt(d.totals[s]))))))))];
+
   return [
-    el('h1', {}, 'Overview'),
-    cards,
+    el('h1', {}, 'Overview' + (sharded() ? ' of ' + session.shards.length + ' shards' : '')),
+    cards, ...shardTable,
     el('h2', {}, 'Finished jobs per minute, last hour'),
     el('div', { class: 'panel chart' }, chart(data.throughput),
       el('div', { class: 'legend' },
@@ -163,31 +176,31 @@ async function overviewView() {
     el('h2', {}, 'Nodes running now'),
     el('div', { class: 'panel' }, data.nodes.length === 0 ? el('p', { class: 'muted' }, 'No node is running.') :
       el('table', { id: 'nodes' },
-        el('thead', {}, el('tr', {}, el('th', {}, 'Node'), el('th', {}, 'Queues'), el('th', {}, 'Started'),
+        el('thead', {}, el('tr', {}, shardHead(), el('th', {}, 'Node'), el('th', {}, 'Queues'), el('th', {}, 'Started'),
           el('th', {}, 'Running jobs'))),
         el('tbody', {}, data.nodes.map(n => el('tr', { 'data-node': n.workerId },
-          el('td', {}, n.workerId), el('td', {}, n.queues), el('td', {}, n.startedAt),
+          shardCell(n), el('td', {}, n.workerId), el('td', {}, n.queues), el('td', {}, n.startedAt),
           el('td', {}, n.running.length === 0 ? '—' : n.running.map(r => el('div', {},
-            el('a', { href: '#/jobs/' + r.id }, '#' + r.id), ' ' + r.kind + ' for ' + Math.round(r.runningForMillis / 1000) + ' s')))))))),
+            el('a', { href: '#/jobs/' + jobRef(n.shard, r.id) }, '#' + r.id), ' ' + r.kind + ' for ' + Math.round(r.runningForMillis / 1000) + ' s')))))))),
     el('h2', {}, 'Concurrency keys'),
     el('div', { class: 'panel' }, data.concurrencyKeys.length === 0
       ? el('p', { class: 'muted' }, 'No concurrency or sequence key is in use.') : [
       el('table', { id: 'keys' },
-        el('thead', {}, el('tr', {}, el('th', {}, 'Key'), el('th', {}, 'Order'), el('th', { class: 'num' }, 'Held / limit'),
+        el('thead', {}, el('tr', {}, shardHead(), el('th', {}, 'Key'), el('th', {}, 'Order'), el('th', { class: 'num' }, 'Held / limit'),
           el('th', {}, 'Usage'), el('th', { class: 'num' }, 'Running'), el('th', { class: 'num' }, 'Waiting'),
           el('th', {}, 'Held by'), el('th', {}, 'Status'))),
         el('tbody', {}, data.concurrencyKeys.map(k => el('tr', { 'data-key': k.key, 'data-status': keyStatus(k) },
-          el('td', { class: 'key' }, k.key),
+          shardCell(k), el('td', { class: 'key' }, k.key),
           el('td', {}, k.ordered ? 'enqueue order' : 'priority'),
           el('td', { class: 'num' }, fmt(k.holding) + ' / ' + fmt(k.max)
             + (k.periodMillis == null ? '' : ' per ' + (k.periodMillis / 1000) + ' s')),
           el('td', {}, el('meter', { min: 0, max: k.max, value: Math.min(k.holding, k.max), title: k.holding + ' of ' + k.max + ' slots held' })),
           el('td', { class: 'num' }, fmt(k.running)),
           el('td', { class: 'num' }, fmt(k.waiting)),
-          el('td', { class: 'holder' }, k.heldBy === null ? '—' : [el('a', { href: '#/jobs/' + Number(k.heldBy) }, '#' + k.heldBy),
+          el('td', { class: 'holder' }, k.heldBy === null ? '—' : [el('a', { href: '#/jobs/' + jobRef(k.shard, Number(k.heldBy)) }, '#' + k.heldBy),
             k.heldByState ? ' ' : null, k.heldByState ? stateBadge(k.heldByState) : null]),
           el('td', {}, keyStatus(k) === 'blocked'
-            ? el('span', { class: 'blocked' }, 'blocked by ', el('a', { href: '#/jobs/' + Number(k.heldBy) }, 'job ' + k.heldBy), ' (discarded)')
+            ? el('span', { class: 'blocked' }, 'blocked by ', el('a', { href: '#/jobs/' + jobRef(k.shard, Number(k.heldBy)) }, 'job ' + k.heldBy), ' (discarded)')
             : keyStatus(k) === 'full' ? el('span', { class: 'paused' }, 'full') : '—'))))),
       data.concurrencyKeysInUse > data.concurrencyKeys.length
         ? el('p', { class: 'muted' }, 'Showing ' + fmt(data.concurrencyKeys.length) + ' of ' + fmt(data.concurrencyKeysInUse)
@@ -195,12 +208,12 @@ async function overviewView() {
     el('h2', {}, 'Cron schedules'),
     el('div', { class: 'panel' }, data.schedules.length === 0 ? el('p', { class: 'muted' }, 'No cron schedules.') :
       el('table', { id: 'schedules' },
-        el('thead', {}, el('tr', {}, el('th', {}, 'Schedule'), el('th', {}, 'Expression'), el('th', {}, 'Zone'),
+        el('thead', {}, el('tr', {}, shardHead(), el('th', {}, 'Schedule'), el('th', {}, 'Expression'), el('th', {}, 'Zone'),
           el('th', {}, 'Kind'), el('th', {}, 'Next tick'), el('th', {}, 'Last tick'))),
         el('tbody', {}, data.schedules.map(c => el('tr', { 'data-schedule': c.name },
-          el('td', {}, c.name), el('td', {}, c.expression), el('td', {}, c.zone), el('td', {}, c.kind),
+          shardCell(c), el('td', {}, c.name), el('td', {}, c.expression), el('td', {}, c.zone), el('td', {}, c.kind),
           el('td', {}, c.nextTickAt), el('td', {}, c.lastTickAt ? [c.lastTickAt + ' ',
-            el('a', { href: '#/jobs/' + c.lastJobId }, '#' + c.lastJobId)] : '—'))))))];
+            el('a', { href: '#/jobs/' + jobRef(c.shard, c.lastJobId) }, '#' + c.lastJobId)] : '—'))))))];
 }
 
 /** 'blocked' (an ordered key held by a discarded job), 'full' (every slot held) or 'ok'. */
@@ -257,8 +270,8 @@ async function jobsView(params) {
   } }, input('queue', 'Queue', 'any'), input('kind', 'Kind', 'any'), el('label', {}, 'State', stateSelect),
     input('args', 'Args contain (JSON)', '{"userId": 42}'), input('tag', 'Tag', 'any'), el('button', { class: 'primary', type: 'submit' }, 'Filter'));
 
-  const rows = data.jobs.map(j => el('tr', { 'data-job-id': j.id },
-    el('td', { class: 'num' }, el('a', { href: '#/jobs/' + j.id }, String(j.id))),
+  const rows = data.jobs.map(j => el('tr', { 'data-job-id': j.id, 'data-shard': j.shard },
+    shardCell(j), el('td', { class: 'num' }, el('a', { href: '#/jobs/' + jobRef(j.shard, j.id) }, String(j.id))),
     el('td', {}, j.queue), el('td', {}, j.kind), el('td', {}, stateBadge(j.state)),
     el('td', { class: 'num' }, j.attempt + '/' + j.maxAttempts),
     el('td', { title: j.createdAt }, ago(j.createdAt)),
@@ -272,8 +285,8 @@ async function jobsView(params) {
   return [
     el('h1', {}, 'Jobs'), form,
     el('div', { class: 'panel' }, rows.length === 0 ? el('p', { class: 'muted', id: 'no-jobs' }, 'No jobs match.') :
-      el('table', { id: 'jobs' }, el('thead', {}, el('tr', {}, ['ID', 'Queue', 'Kind', 'State', 'Attempt', 'Created', 'Args', 'Last error']
-        .map(h => el('th', {}, h)))), el('tbody', {}, rows))),
+      el('table', { id: 'jobs' }, el('thead', {}, el('tr', {}, [sharded() ? 'Shard' : null, 'ID', 'Queue', 'Kind', 'State', 'Attempt', 'Created', 'Args', 'Last error']
+        .filter(h => h !== null).map(h => el('th', {}, h)))), el('tbody', {}, rows))),
     more];
 }
 
@@ -318,7 +331,7 @@ async function jobView(id) {
     el('pre', { id: 'job-log' }, logLines);
 
   return [
-    el('h1', {}, 'Job ' + j.id + ' ', el('span', { class: 'muted' }, j.kind), ' ', stateBadge(j.state)),
+    el('h1', {}, 'Job ' + jobRef(j.shard, j.id) + ' ', el('span', { class: 'muted' }, j.kind), ' ', stateBadge(j.state)),
     // Only the actions the job's state allows (the server checks again: see docs/state-machine.md).
     el('div', { class: 'actions' },
       // A workflow's job is neither retried nor deleted alone (docs/workflows.md).
@@ -326,6 +339,7 @@ async function jobView(id) {
       ['waiting', 'scheduled', 'available', 'retryable', 'running'].includes(j.state) ? action('cancel', 'Cancel') : null,
       j.state === 'running' || j.workflowId != null ? null : action('delete', 'Delete', 'danger')),
     el('div', { class: 'panel' }, el('dl', {},
+      j.shard ? [el('dt', {}, 'Shard'), el('dd', { id: 'job-shard' }, j.shard)] : null,
       el('dt', {}, 'Queue'), el('dd', {}, j.queue),
       el('dt', {}, 'State'), el('dd', { id: 'job-state' }, j.state),
       el('dt', {}, 'Attempt'), el('dd', {}, j.attempt + ' of ' + j.maxAttempts),
@@ -351,7 +365,7 @@ async function jobView(id) {
 
 /** The job view's "Workflow" field: a link to the workflow's view, then the job's step. */
 function workflowLink(j) {
-  return [el('a', { href: '#/workflows/' + j.workflowId, id: 'workflow-link' }, '#' + j.workflowId), ', step ' + j.workflowStep];
+  return [el('a', { href: '#/workflows/' + jobRef(j.shard, j.workflowId), id: 'workflow-link' }, '#' + j.workflowId), ', step ' + j.workflowStep];
 }
 
 /** "b ✓, c": the steps a step depends on, the ones already counted for it marked (docs/workflows.md). */
@@ -371,7 +385,7 @@ async function workflowView(id) {
   // Steps arrive in dependency order: a workflow inserts parents before their children.
   const rows = w.steps.map(s => el('tr', { 'data-step': s.name, 'data-job-id': s.job.id },
     el('td', {}, s.name),
-    el('td', { class: 'num' }, el('a', { href: '#/jobs/' + s.job.id }, '#' + s.job.id)),
+    el('td', { class: 'num' }, el('a', { href: '#/jobs/' + jobRef(w.shard, s.job.id) }, '#' + s.job.id)),
     el('td', {}, stateBadge(s.job.state)),
     el('td', { class: 'num' }, s.job.attempt + '/' + s.job.maxAttempts),
     el('td', { class: 'depends-on' }, dependsOnCell(s)),
@@ -379,7 +393,7 @@ async function workflowView(id) {
       ['discarded', 'cancelled'].includes(s.job.state) ? errorText(s.job.lastError) : '')));
 
   return [
-    el('h1', {}, 'Workflow ' + w.id + ' ', el('span', { class: 'muted' }, w.name), ' ',
+    el('h1', {}, 'Workflow ' + jobRef(w.shard, w.id) + ' ', el('span', { class: 'muted' }, w.name), ' ',
       el('span', { id: 'workflow-state', class: 'state ' + w.state }, w.state)),
     el('div', { class: 'panel' }, el('dl', {},
       el('dt', {}, 'Policy'), el('dd', {}, w.policy),
@@ -397,7 +411,7 @@ async function workflowView(id) {
 document.getElementById('search').addEventListener('submit', (ev) => {
   ev.preventDefault();
   const v = document.getElementById('search-input').value.trim();
-  if (/^\d+$/.test(v)) location.hash = '#/jobs/' + v;
+  if (/^([^/:]+:)?\d+$/.test(v)) location.hash = '#/jobs/' + v;
   else if (v.startsWith('{') || v.startsWith('[')) location.hash = '#/jobs?args=' + encodeURIComponent(v);
   else if (v) location.hash = '#/jobs?kind=' + encodeURIComponent(v);
 });
