@@ -12,6 +12,7 @@ import dev.skipjack.lab.bench.FreshJvm;
 import dev.skipjack.lab.bench.FreshRounds;
 import dev.skipjack.lab.bench.IdleLatency;
 import dev.skipjack.lab.bench.Median;
+import dev.skipjack.lab.bench.PickupLatency;
 import dev.skipjack.lab.bench.RawCeiling;
 import dev.skipjack.lab.bench.ScaleWorkload;
 import dev.skipjack.lab.bench.SkipjackDrain;
@@ -211,20 +212,10 @@ public final class BenchCommand implements Callable<Integer> {
                 }
             }
             if (selected.contains("latency")) {
-                IdleLatency latency = new IdleLatency(ds, schema);
-                if (backend != Backend.POSTGRESQL) {
-                    out.println("latency: no LISTEN/NOTIFY on " + backend.productName()
-                            + ": a worker on another client learns of jobs by polling, measured below");
-                }
-                for (boolean notify : backend == Backend.POSTGRESQL ? new boolean[] {true, false} : new boolean[] {false}) {
-                    // Polling waits up to a poll interval (1 s) per job: fewer samples tell enough.
-                    int samples = notify ? latencySamples : Math.min(latencySamples, POLLING_LATENCY_SAMPLES);
-                    out.printf("latency (%s): %d jobs, one at a time, 20 ms apart...%n", notify ? "LISTEN/NOTIFY"
-                            : backend == Backend.POSTGRESQL ? "polling only, as behind PgBouncer" : "polling", samples);
-                    out.flush();
-                    IdleLatency.Percentiles p = latency.run(samples, Duration.ofMillis(20), notify);
-                    results.add(String.format(Locale.ROOT, "RESULT workload=latency wakeup=%s samples=%d p50_ms=%.2f p99_ms=%.2f max_ms=%.2f",
-                            notify ? "notify" : "poll", samples, p.p50(), p.p99(), p.max()));
+                if (fresh) {
+                    runFreshLatency(connection, ds, schema, backend, out, results);
+                } else {
+                    runLatency(ds, schema, backend, out, results);
                 }
             }
             int maxSustained = 0;
@@ -258,6 +249,75 @@ public final class BenchCommand implements Callable<Integer> {
         results.forEach(out::println);
         out.flush();
         return 0;
+    }
+
+    /** Latency with worker and producer in this JVM (two clients), as before --jvm fresh. */
+    private void runLatency(DataSource ds, String schema, Backend backend, PrintWriter out, List<String> results)
+            throws Exception {
+        IdleLatency latency = new IdleLatency(ds, schema);
+        if (backend != Backend.POSTGRESQL) {
+            out.println("latency: no LISTEN/NOTIFY on " + backend.productName()
+                    + ": a worker on another client learns of jobs by polling, measured below");
+        }
+        for (boolean notify : backend == Backend.POSTGRESQL ? new boolean[] {true, false} : new boolean[] {false}) {
+            // Polling waits up to a poll interval (1 s) per job: fewer samples tell enough.
+            int samples = notify ? latencySamples : Math.min(latencySamples, POLLING_LATENCY_SAMPLES);
+            out.printf("latency (%s): %d jobs, one at a time, 20 ms apart...%n", notify ? "LISTEN/NOTIFY"
+                    : backend == Backend.POSTGRESQL ? "polling only, as behind PgBouncer" : "polling", samples);
+            out.flush();
+            IdleLatency.Percentiles p = latency.run(samples, Duration.ofMillis(20), notify);
+            results.add(String.format(Locale.ROOT, "RESULT workload=latency wakeup=%s samples=%d p50_ms=%.2f p99_ms=%.2f max_ms=%.2f",
+                    notify ? "notify" : "poll", samples, p.p50(), p.p99(), p.max()));
+        }
+    }
+
+    /**
+     * Pickup latency with the worker in a fresh JVM of its own ({@link PickupLatency}): the raw
+     * LISTEN/NOTIFY ceiling, then Skipjack with the producer in another process and in the same
+     * process (and polling), alternated {@code --runs} times; medians of each mode's percentiles.
+     */
+    private void runFreshLatency(DatabaseConnection connection, DataSource ds, String schema, Backend backend,
+                                 PrintWriter out, List<String> results) throws Exception {
+        DatabaseUrl url = connection.url();
+        PickupLatency latency = new PickupLatency(ds, new BenchTable(ds, Skipjack.builder(ds).schema(schema).build()),
+                url.jdbcUrl(), url.user(), url.password(), schema);
+        List<PickupLatency.Mode> modes = PickupLatency.modesFor(backend);
+        Map<PickupLatency.Mode, double[][]> p = new java.util.EnumMap<>(PickupLatency.Mode.class);
+        for (int r = 0; r < runs; r++) {
+            for (PickupLatency.Mode mode : modes) {
+                // Polling waits up to a poll interval (1 s) per job: fewer samples tell enough.
+                int samples = mode == PickupLatency.Mode.POLL ? Math.min(latencySamples, POLLING_LATENCY_SAMPLES) : latencySamples;
+                IdleLatency.Percentiles got = latency.run(mode, samples, Duration.ofMillis(20));
+                double[][] m = p.computeIfAbsent(mode, k -> new double[3][runs]);
+                m[0][r] = got.p50();
+                m[1][r] = got.p99();
+                m[2][r] = got.max();
+                out.printf(Locale.ROOT, "latency round %d/%d, %s: %d jobs, p50 %.2f ms, p99 %.2f ms, max %.2f ms%n", r + 1,
+                        runs, mode.name().toLowerCase(Locale.ROOT).replace('_', '-'), samples, got.p50(), got.p99(), got.max());
+                out.flush();
+            }
+        }
+        double[][] ceiling = p.get(PickupLatency.Mode.CEILING);
+        for (PickupLatency.Mode mode : modes) {
+            if (mode == PickupLatency.Mode.CEILING) {
+                continue;
+            }
+            double[][] m = p.get(mode);
+            String wakeup = mode == PickupLatency.Mode.POLL || backend != Backend.POSTGRESQL ? "poll" : "notify";
+            if (mode == PickupLatency.Mode.SAME_PROCESS) {
+                wakeup = "in-process";
+            }
+            StringBuilder line = new StringBuilder(String.format(Locale.ROOT,
+                    "RESULT workload=latency wakeup=%s producer=%s jvm=fresh runs=%d samples=%d p50_ms=%.2f p99_ms=%.2f max_ms=%.2f",
+                    wakeup, mode == PickupLatency.Mode.SAME_PROCESS ? "same-process" : "other-process", runs,
+                    mode == PickupLatency.Mode.POLL ? Math.min(latencySamples, POLLING_LATENCY_SAMPLES) : latencySamples,
+                    Median.of(m[0]), Median.of(m[1]), Median.of(m[2])));
+            if (ceiling != null && mode != PickupLatency.Mode.POLL) {
+                line.append(String.format(Locale.ROOT, " ceiling_p50_ms=%.2f ceiling_p99_ms=%.2f ratio_p50=%.2f",
+                        Median.of(ceiling[0]), Median.of(ceiling[1]), Median.of(m[0]) / Median.of(ceiling[0])));
+            }
+            results.add(line.toString());
+        }
     }
 
     private void runBurst(DataSource ds, String schema, PrintWriter out, List<String> results) throws Exception {

@@ -79,7 +79,7 @@ public final class FreshJvm {
     }
 
     /** Opens every connection of the pool before the clock starts, as a long-running service has them. */
-    private static void fillPool(DataSource ds) throws SQLException {
+    static void fillPool(DataSource ds) throws SQLException {
         List<Connection> held = new ArrayList<>();
         try {
             for (int i = 0; i < POOL_SIZE; i++) {
