@@ -209,13 +209,9 @@ public final class PostgresDialect implements Dialect {
     }
 
     static List<Row> rows(PreparedStatement ps) throws SQLException {
-        List<Row> rows = new ArrayList<>();
         try (ResultSet rs = ps.executeQuery()) {
-            while (rs.next()) {
-                rows.add(Row.of(rs));
-            }
+            return Row.all(rs);
         }
-        return rows;
     }
 
     @Override

@@ -2,6 +2,7 @@ package dev.skipjack.internal.worker;
 
 import dev.skipjack.internal.claim.ClaimedJob;
 import org.slf4j.MDC;
+import org.slf4j.helpers.NOPMDCAdapter;
 
 /**
  * The running job in the SLF4J MDC while its handler runs, so every line the handler logs says
@@ -19,6 +20,12 @@ final class JobMdc implements AutoCloseable {
 
     private final String[] before = new String[KEYS.length];
 
+    /** No MDC without an SLF4J provider that keeps one: nothing to put, read back or restore then. */
+    private static final JobMdc NOTHING_KEPT = new JobMdc();
+
+    private JobMdc() {
+    }
+
     private JobMdc(ClaimedJob job) {
         for (int i = 0; i < KEYS.length; i++) {
             before[i] = MDC.get(KEYS[i]);
@@ -30,11 +37,14 @@ final class JobMdc implements AutoCloseable {
     }
 
     static JobMdc put(ClaimedJob job) {
-        return new JobMdc(job);
+        return MDC.getMDCAdapter() instanceof NOPMDCAdapter ? NOTHING_KEPT : new JobMdc(job);
     }
 
     @Override
     public void close() {
+        if (this == NOTHING_KEPT) {
+            return;
+        }
         for (int i = 0; i < KEYS.length; i++) {
             if (before[i] == null) {
                 MDC.remove(KEYS[i]);
