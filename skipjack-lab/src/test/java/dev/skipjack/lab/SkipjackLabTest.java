@@ -63,7 +63,7 @@ class SkipjackLabTest {
         assertThat(lines[lines.length - 1]).matches("RESULT workload=depth jobs=1000 concurrency=8 runs=1"
                 + " scheduled_rows=3000 empty_per_s=\\d+ d3k_per_s=\\d+ ratio_largest_to_empty=\\d+\\.\\d\\d"
                 + " ceiling_empty_per_s=\\d+ ceiling_d3k_per_s=\\d+ ceiling_ratio_largest_to_empty=\\d+\\.\\d\\d"
-                + " empty_pickup_p50_ms=[0-9.]+ empty_pickup_p99_ms=[0-9.]+ d3k_pickup_p50_ms=[0-9.]+ d3k_pickup_p99_ms=[0-9.]+"
+                + " ratio_to_ceiling_largest_to_empty=\\d+\\.\\d\\d empty_pickup_p50_ms=[0-9.]+ empty_pickup_p99_ms=[0-9.]+ d3k_pickup_p50_ms=[0-9.]+ d3k_pickup_p99_ms=[0-9.]+"
                 + " pickup_p50_ratio_largest_to_empty=[0-9.]+ pickup_p99_ratio_largest_to_empty=[0-9.]+"
                 + " drain_flat=(yes|no) pickup_flat=(yes|no) flat=(yes|no)");
         // The pickup was measured with the filler still there: it deleted only its own kind.

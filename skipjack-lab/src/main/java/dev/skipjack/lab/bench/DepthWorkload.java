@@ -106,8 +106,11 @@ public final class DepthWorkload {
         for (int d = 0; d < measured.size(); d++) {
             result.append(String.format(Locale.ROOT, " ceiling_%s_per_s=%.0f", key(measured.get(d)), ceilingMedians[d]));
         }
-        result.append(String.format(Locale.ROOT, " ceiling_ratio_largest_to_empty=%.2f",
-                ceilingMedians[last] / ceilingMedians[0]));
+        double ceilingRatio = ceilingMedians[last] / ceilingMedians[0];
+        // Depths are measured one after another, minutes apart: the drain's share of the ceiling at
+        // each depth cancels the machine's weather between them, which the plain ratio does not.
+        result.append(String.format(Locale.ROOT, " ceiling_ratio_largest_to_empty=%.2f ratio_to_ceiling_largest_to_empty=%.2f",
+                ceilingRatio, drainRatio / ceilingRatio));
         for (int d = 0; d < measured.size(); d++) {
             result.append(String.format(Locale.ROOT, " %s_pickup_p50_ms=%.2f %s_pickup_p99_ms=%.2f",
                     key(measured.get(d)), pickupP50[d], key(measured.get(d)), pickupP99[d]));
