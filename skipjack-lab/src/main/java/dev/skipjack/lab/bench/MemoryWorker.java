@@ -40,17 +40,13 @@ public final class MemoryWorker {
     }
 
     public static void main(String[] argv) throws Exception {
-        String url = argv[0];
-        String user = argv[1].equals("-") ? null : argv[1];
-        String schema = argv[2];
-        int concurrency = Integer.parseInt(argv[3]);
+        WorkerJvm jvm = WorkerJvm.fromArgs(argv);
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         CountDownLatch release = new CountDownLatch(1);
         LongAdder running = new LongAdder();
         LongAdder warmedUp = new LongAdder();
-        try (HikariDataSource pool = ScaleWorkload.workerPool(url, user, System.getenv(ScaleWorker.PASSWORD_ENV), schema,
-                concurrency)) {
-            Skipjack worker = Skipjack.builder(pool).schema(schema).queue(SkipjackDrain.QUEUE, concurrency)
+        try (HikariDataSource pool = jvm.pool()) {
+            Skipjack worker = Skipjack.builder(pool).schema(jvm.schema()).queue(SkipjackDrain.QUEUE, jvm.concurrency())
                     .handler(JobKind.of(KIND, SkipjackDrain.Args.class), job -> {
                         if (job.args().n() < 0) {
                             warmedUp.increment();

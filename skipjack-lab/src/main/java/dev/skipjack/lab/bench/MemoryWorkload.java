@@ -59,12 +59,8 @@ public final class MemoryWorkload {
                 .kind(JobKind.of(MemoryWorker.KIND, SkipjackDrain.Args.class)).build();
         new BenchTable(dataSource, producer).empty();
         Path log = Files.createTempFile("skipjack-bench-memory-", ".err");
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        ProcessBuilder pb = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
-                MemoryWorker.class.getName(), jdbcUrl, user == null ? "-" : user, schema, Integer.toString(CONCURRENCY));
-        if (password != null) {
-            pb.environment().put(ScaleWorker.PASSWORD_ENV, password);
-        }
+        // No JVM flags: what a worker started with the JVM's defaults costs.
+        ProcessBuilder pb = new WorkerJvm(jdbcUrl, user, schema, CONCURRENCY).command(MemoryWorker.class, List.of(), password);
         pb.redirectError(log.toFile());
         Process worker = pb.start();
         try (Writer in = new OutputStreamWriter(worker.getOutputStream(), StandardCharsets.UTF_8)) {

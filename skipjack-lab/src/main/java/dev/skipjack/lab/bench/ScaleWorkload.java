@@ -245,13 +245,8 @@ public final class ScaleWorkload {
     }
 
     private Process startWorker(int index, Path logDir) throws IOException {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        ProcessBuilder pb = new ProcessBuilder(java, "-Xmx256m", "-cp", System.getProperty("java.class.path"),
-                ScaleWorker.class.getName(), jdbcUrl, user == null ? "-" : user, schema,
-                Integer.toString(PROCESS_CONCURRENCY), Integer.toString(index));
-        if (password != null) {
-            pb.environment().put(ScaleWorker.PASSWORD_ENV, password);
-        }
+        ProcessBuilder pb = new WorkerJvm(jdbcUrl, user, schema, PROCESS_CONCURRENCY)
+                .command(ScaleWorker.class, List.of("-Xmx256m"), password, Integer.toString(index));
         pb.redirectError(logDir.resolve("worker-" + index + ".err").toFile());
         return pb.start();
     }
