@@ -187,9 +187,8 @@ public final class BenchCommand implements Callable<Integer> {
             Skipjack owner = Skipjack.builder(ds).schema(schema).build();
             owner.migrate();
             Backend backend = owner.backend();
-            machine = serverVersion(ds) + "; " + Runtime.getRuntime().availableProcessors() + " cores; Java "
-                    + Runtime.version() + "; " + ZonedDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'"));
-            out.println("Database: " + machine);
+            out.println("Database: " + serverVersion(ds) + "; " + Runtime.getRuntime().availableProcessors()
+                    + " cores; Java " + Runtime.version());
             if (backend != Backend.POSTGRESQL) {
                 for (String w : POSTGRES_ONLY.keySet()) {
                     if (selected.remove(w)) {
@@ -198,6 +197,8 @@ public final class BenchCommand implements Callable<Integer> {
                     }
                 }
             }
+            machine = serverVersion(ds) + "; " + Runtime.getRuntime().availableProcessors() + " cores; Java "
+                    + Runtime.version() + "; " + ZonedDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'"));
             out.flush();
 
             boolean drainOrCeiling = selected.contains("drain") || selected.contains("ceiling");
