@@ -30,6 +30,8 @@ import java.util.concurrent.atomic.LongAdder;
  */
 public final class ScaleWorker {
 
+    /** The bench's worker JVMs all read the password from the one variable {@link WorkerJvm} sets. */
+    static final String PASSWORD_ENV = WorkerJvm.PASSWORD_ENV;
     private static final long REPORT_EVERY_MILLIS = 5;
     static final int WARM_UP_JOBS = 2_000;
 
