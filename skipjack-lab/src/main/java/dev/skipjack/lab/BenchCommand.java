@@ -5,6 +5,7 @@ import dev.skipjack.Skipjack;
 import dev.skipjack.cli.DatabaseConnection;
 import dev.skipjack.cli.DatabaseOptions;
 import dev.skipjack.cli.DatabaseUrl;
+import dev.skipjack.lab.bench.BenchPlot;
 import dev.skipjack.lab.bench.BurstWorkload;
 import dev.skipjack.lab.bench.BenchTable;
 import dev.skipjack.lab.bench.DepthWorkload;
@@ -19,16 +20,24 @@ import dev.skipjack.lab.bench.SkipjackDrain;
 import dev.skipjack.lab.bench.Soak;
 import dev.skipjack.lab.bench.ShardsWorkload;
 import dev.skipjack.lab.bench.SteadyStream;
+import dev.skipjack.lab.bench.MemoryWorkload;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
 import java.time.Duration;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -52,7 +61,7 @@ public final class BenchCommand implements Callable<Integer> {
 
     private static final String DEFAULT_SCHEMA = "skipjack_bench";
     static final List<String> IMPLEMENTED = List.of("ceiling", "drain", "latency", "stream", "depth", "scale", "soak", "burst",
-            "shards");
+            "shards", "memory");
     /** What --quick runs: the workloads that fit in two minutes. */
     static final List<String> QUICK = List.of("ceiling", "drain", "latency");
     /** Soak rate when neither --soak-rate nor a stream result of the same run gives one. */
@@ -60,7 +69,7 @@ public final class BenchCommand implements Callable<Integer> {
     /** depth and scale drain this many jobs (or the first --jobs size). */
     private static final int DEPTH_AND_SCALE_JOBS = 20_000;
     static final List<String> ALL = List.of("ceiling", "drain", "latency", "stream", "depth", "scale", "soak", "burst",
-            "shards");
+            "shards", "memory");
     /** Connections beyond the ceiling's threads: fetcher, completer, heartbeat, maintenance, listener, producer. */
     private static final int POOL_HEADROOM = 8;
     private static final int POLLING_LATENCY_SAMPLES = 20;
@@ -134,6 +143,13 @@ public final class BenchCommand implements Callable<Integer> {
             description = "shards: drain through a ShardedSkipjack over this many databases of the server (default: ${DEFAULT-VALUE}).")
     private List<Integer> shardCounts;
 
+    @Option(names = "--plots", defaultValue = "bench-plots", paramLabel = "DIR",
+            description = "Where depth and scale write their PNG plots of throughput (default: ${DEFAULT-VALUE}).")
+    private Path plots;
+
+    /** Cores, database and Java of this run, and when: the subtitle of every plot. */
+    private String machine;
+
     @Option(names = "--burst-jobs", defaultValue = "1000000", paramLabel = "N",
             description = "Jobs the burst workload enqueues at once while a worker runs (default: ${DEFAULT-VALUE}).")
     private long burstJobs;
@@ -199,6 +215,8 @@ public final class BenchCommand implements Callable<Integer> {
                     }
                 }
             }
+            machine = serverVersion(ds) + "; " + Runtime.getRuntime().availableProcessors() + " cores; Java "
+                    + Runtime.version() + "; " + ZonedDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'"));
             out.flush();
 
             boolean drainOrCeiling = selected.contains("drain") || selected.contains("ceiling");
@@ -238,6 +256,9 @@ public final class BenchCommand implements Callable<Integer> {
             }
             if (selected.contains("shards")) {
                 runShards(connection, depthAndScaleJobs, out, results);
+            }
+            if (selected.contains("memory")) {
+                runMemory(connection, schema, out, results);
             }
             for (String w : selected) {
                 if (!IMPLEMENTED.contains(w)) {
@@ -459,7 +480,37 @@ public final class BenchCommand implements Callable<Integer> {
                 concurrency, depths);
         out.flush();
         String jobsTable = Skipjack.builder(ds).schema(schema).build().jobsTable();
-        results.add(new DepthWorkload(ds, schema, jobsTable).run(depths, jobs, concurrency, runs, out));
+        DepthWorkload.Result r = new DepthWorkload(ds, schema, jobsTable).run(depths, jobs, concurrency, runs, latencySamples, out);
+        results.add(r.line());
+        List<String> sizes = r.depths().stream().map(BenchPlot::rowsLabel).toList();
+        String subtitle = machineAndLoad() + "; drain of " + jobs + " jobs, concurrency " + concurrency + ", median of " + runs;
+        writePlot(new BenchPlot("Drain throughput against table size (terminal rows kept)", subtitle,
+                "terminal rows in the jobs table", "jobs/s", sizes)
+                .line("Skipjack (default configuration)", r.drainPerSecond())
+                .line("raw SQL ceiling (claim 100, 8 threads)", r.ceilingPerSecond()), "depth-throughput.png", out);
+        writePlot(new BenchPlot("Pickup latency against table size (idle worker, NOTIFY)", machineAndLoad() + "; "
+                + latencySamples + " jobs one at a time, 20 ms apart", "terminal rows in the jobs table", "ms", sizes)
+                .line("p50", r.pickupP50Ms()).line("p99", r.pickupP99Ms()), "depth-pickup.png", out);
+    }
+
+    /** {@link #machine} and the load average now: a plot's subtitle, written when its workload ends. */
+    private String machineAndLoad() {
+        return String.format(Locale.ROOT, "%s; load %.1f", machine,
+                ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+    }
+
+    private void writePlot(BenchPlot plot, String file, PrintWriter out) throws IOException {
+        out.println("Plot written: " + plot.write(plots.resolve(file)));
+        out.flush();
+    }
+
+    private void runMemory(DatabaseConnection connection, String schema, PrintWriter out, List<String> results)
+            throws Exception {
+        out.printf(Locale.ROOT, "memory: one worker JVM (no JVM flags, default configuration, one queue of %d),"
+                + " idle, then with %s jobs running...%n", MemoryWorkload.CONCURRENCY, MemoryWorkload.RUNNING);
+        out.flush();
+        DatabaseUrl url = connection.url();
+        results.add(new MemoryWorkload(connection.dataSource(), url.jdbcUrl(), url.user(), url.password(), schema).run(out));
     }
 
     private void runScale(DatabaseConnection connection, String schema, int jobs, PrintWriter out, List<String> results)
@@ -470,7 +521,18 @@ public final class BenchCommand implements Callable<Integer> {
         DataSource ds = connection.dataSource();
         String jobsTable = Skipjack.builder(ds).schema(schema).build().jobsTable();
         DatabaseUrl url = connection.url();
-        results.add(new ScaleWorkload(ds, url.jdbcUrl(), url.user(), url.password(), schema, jobsTable).run(jobs, runs, out));
+        ScaleWorkload.Result r = new ScaleWorkload(ds, url.jdbcUrl(), url.user(), url.password(), schema, jobsTable)
+                .run(jobs, runs, latencySamples, out);
+        results.add(r.line());
+        List<String> levels = new ArrayList<>();
+        ScaleWorkload.CONCURRENCIES.forEach(c -> levels.add(Integer.toString(c)));
+        levels.add(ScaleWorkload.PROCESSES + " JVMs x " + ScaleWorkload.PROCESS_CONCURRENCY);
+        double[] ceiling = new double[levels.size()];
+        Arrays.fill(ceiling, r.ceilingPerSecond());
+        writePlot(new BenchPlot("Drain throughput against worker concurrency", machineAndLoad() + "; drain of " + jobs
+                + " jobs, median of " + runs, "worker concurrency (one process, then 4 worker JVMs)", "jobs/s", levels)
+                .line("Skipjack (default configuration)", r.drainPerSecond())
+                .line("raw SQL ceiling (claim 100, 8 threads)", ceiling), "scale-throughput.png", out);
     }
 
     private void runShards(DatabaseConnection connection, int jobs, PrintWriter out, List<String> results) throws Exception {

@@ -52,16 +52,37 @@ class SkipjackLabTest {
     }
 
     @Test
-    void benchDepthDrainsOnTopOfFillerItLeavesInPlace() {
+    void benchDepthDrainsOnTopOfFillerItLeavesInPlace(@TempDir Path plots) {
         // A drain that emptied or waited for the filler too would fail: the scheduled filler never finishes.
-        int exitCode = execute("bench", "--workloads", "depth", "--depths", "3000", "--jobs", "1000", "--runs", "1");
+        int exitCode = execute("bench", "--workloads", "depth", "--depths", "3000", "--jobs", "1000", "--runs", "1",
+                "--latency-samples", "5", "--plots", plots.toString());
 
         assertThat(exitCode).as("exit code; output:%n%s%n%s", out, err).isZero();
         assertThat(out.toString()).contains("depth 3,000: filled +3,000 terminal rows");
         String[] lines = out.toString().strip().split("\\R");
         assertThat(lines[lines.length - 1]).matches("RESULT workload=depth jobs=1000 concurrency=8 runs=1"
                 + " scheduled_rows=3000 empty_per_s=\\d+ d3k_per_s=\\d+ ratio_largest_to_empty=\\d+\\.\\d\\d"
-                + " ceiling_empty_per_s=\\d+ ceiling_d3k_per_s=\\d+ ceiling_ratio_largest_to_empty=\\d+\\.\\d\\d");
+                + " ceiling_empty_per_s=\\d+ ceiling_d3k_per_s=\\d+ ceiling_ratio_largest_to_empty=\\d+\\.\\d\\d"
+                + " ratio_to_ceiling_largest_to_empty=\\d+\\.\\d\\d empty_pickup_p50_ms=[0-9.]+ empty_pickup_p99_ms=[0-9.]+ d3k_pickup_p50_ms=[0-9.]+ d3k_pickup_p99_ms=[0-9.]+"
+                + " pickup_p50_ratio_largest_to_empty=[0-9.]+ pickup_p99_ratio_largest_to_empty=[0-9.]+"
+                + " drain_flat=(yes|no) pickup_flat=(yes|no) flat=(yes|no)");
+        // The pickup was measured with the filler still there: it deleted only its own kind.
+        assertThat(out.toString()).contains("depth 3,000: pickup of 5 jobs one at a time");
+        assertThat(plots.resolve("depth-throughput.png")).isNotEmptyFile();
+        assertThat(plots.resolve("depth-pickup.png")).isNotEmptyFile();
+    }
+
+    /** Issue 15, item 5: what a worker JVM costs idle and per running job, on any backend (here SQLite). */
+    @Test
+    void benchMemoryMeasuresAWorkerJvmIdleAndWithJobsRunning(@TempDir Path dir) {
+        int exitCode = execute("bench", "--url", "jdbc:sqlite:" + dir.resolve("bench.db"), "--workloads", "memory");
+
+        assertThat(exitCode).as("exit code; output:%n%s%n%s", out, err).isZero();
+        String[] lines = out.toString().strip().split("\\R");
+        assertThat(lines[lines.length - 1]).matches("RESULT workload=memory concurrency=256 jvm_flags=none"
+                + " idle_heap_mb=[0-9.]+ idle_rss_mb=[0-9.]+ idle_threads=\\d+ k8_heap_mb=[0-9.]+ k8_rss_mb=[0-9.]+"
+                + " k64_heap_mb=[0-9.]+ k64_rss_mb=[0-9.]+ k256_heap_mb=[0-9.]+ k256_rss_mb=[0-9.]+"
+                + " per_running_job_kb=-?[0-9.]+ per_running_job_rss_kb=-?[0-9.]+ per_running_job_threads=-?[0-9.]+");
     }
 
     /** Issue 14, item 5 in miniature: the worker claims for its slots, not the whole burst; the dashboard answers throughout. */

@@ -23,18 +23,38 @@ public final class IdleLatency {
     public record Percentiles(double p50, double p99, double max) {
     }
 
+    /** BENCHMARK.md's gap between two jobs: long enough for the worker to fall idle again. */
+    public static final Duration GAP = Duration.ofMillis(20);
+    /** The worker's concurrency unless a run names another (the drain's). */
+    static final int CONCURRENCY = 8;
+
     private final DataSource dataSource;
     private final String schema;
+    private final boolean onlyOwnKind;
 
     public IdleLatency(DataSource dataSource, String schema) {
+        this(dataSource, schema, false);
+    }
+
+    /**
+     * With {@code onlyOwnKind}, deletes only its own kind's rows before the run, leaving other rows
+     * ({@code depth}'s filler) in place, so pickup is measured on the full table.
+     */
+    public IdleLatency(DataSource dataSource, String schema, boolean onlyOwnKind) {
         this.dataSource = dataSource;
         this.schema = schema;
+        this.onlyOwnKind = onlyOwnKind;
     }
 
     public Percentiles run(int samples, Duration gap, boolean listenNotify) throws Exception {
+        return run(samples, gap, listenNotify, CONCURRENCY);
+    }
+
+    /** As {@link #run(int, Duration, boolean)}, the idle worker's queue of {@code concurrency} slots. */
+    public Percentiles run(int samples, Duration gap, boolean listenNotify, int concurrency) throws Exception {
         BlockingQueue<Long> started = new LinkedBlockingQueue<>();
         Skipjack worker = Skipjack.builder(dataSource).schema(schema).listenNotify(listenNotify)
-                .queue(SkipjackDrain.QUEUE, 8)
+                .queue(SkipjackDrain.QUEUE, concurrency)
                 .handler(JobKind.of(SkipjackDrain.KIND, SkipjackDrain.Args.class), job -> {
                     started.add(System.nanoTime());
                     return Outcome.complete();
@@ -42,7 +62,8 @@ public final class IdleLatency {
                 .build();
         Skipjack producer = Skipjack.builder(dataSource).schema(schema).listenNotify(listenNotify)
                 .kind(JobKind.of(SkipjackDrain.KIND, SkipjackDrain.Args.class)).build();
-        new BenchTable(dataSource, worker).empty();
+        BenchTable table = new BenchTable(dataSource, worker);
+        (onlyOwnKind ? table.onlyKind(SkipjackDrain.KIND) : table).empty();
         worker.start();
         try {
             // Let the worker settle into idling (first poll done, listener connected).

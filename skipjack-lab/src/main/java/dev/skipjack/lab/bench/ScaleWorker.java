@@ -30,7 +30,8 @@ import java.util.concurrent.atomic.LongAdder;
  */
 public final class ScaleWorker {
 
-    static final String PASSWORD_ENV = "SKIPJACK_BENCH_PASSWORD";
+    /** The bench's worker JVMs all read the password from the one variable {@link WorkerJvm} sets. */
+    static final String PASSWORD_ENV = WorkerJvm.PASSWORD_ENV;
     private static final long REPORT_EVERY_MILLIS = 5;
     static final int WARM_UP_JOBS = 2_000;
 
@@ -38,14 +39,13 @@ public final class ScaleWorker {
     }
 
     public static void main(String[] argv) throws Exception {
-        String url = argv[0];
-        String user = argv[1].equals("-") ? null : argv[1];
-        String schema = argv[2];
-        int concurrency = Integer.parseInt(argv[3]);
+        WorkerJvm jvm = WorkerJvm.fromArgs(argv);
+        String schema = jvm.schema();
+        int concurrency = jvm.concurrency();
         int index = Integer.parseInt(argv[4]);
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         LongAdder handled = new LongAdder();
-        try (HikariDataSource pool = ScaleWorkload.workerPool(url, user, System.getenv(PASSWORD_ENV), schema, concurrency)) {
+        try (HikariDataSource pool = jvm.pool()) {
             warmUp(pool, schema, concurrency, index);
             Skipjack skipjack = new SkipjackDrain(pool, pool, schema, false).client(concurrency, handled);
             System.out.println("READY");

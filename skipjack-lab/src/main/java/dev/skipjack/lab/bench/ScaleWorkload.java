@@ -88,18 +88,37 @@ public final class ScaleWorkload {
         return APPLICATION_NAME + " " + schema;
     }
 
-    /** Runs every concurrency level, then the worker JVMs, {@code runs} rounds; returns the RESULT line. */
-    public String run(int jobs, int runs, PrintWriter out) throws Exception {
+    /**
+     * The medians per level (concurrency 1, 8, 64, 256, then the worker JVMs) in jobs/s, the raw
+     * ceiling's (8 threads, so one figure per round whatever the level), and the pickup latency of an
+     * idle worker at concurrency 8 and 256 in ms. {@code line} is the RESULT line.
+     */
+    public record Result(String line, List<String> levels, double[] drainPerSecond, double ceilingPerSecond,
+                         IdleLatency.Percentiles pickupC8, IdleLatency.Percentiles pickupC256) {
+    }
+
+    /**
+     * Runs the raw ceiling, every concurrency level and the worker JVMs, {@code runs} rounds; then the
+     * pickup latency of one idle worker of concurrency 8 and of 256 ({@code latencySamples} jobs each).
+     */
+    public Result run(int jobs, int runs, int latencySamples, PrintWriter out) throws Exception {
+        RawCeiling ceiling = new RawCeiling(table);
+        ceiling.run(RawCeiling.warmUpJobs(jobs), SkipjackDrain.QUEUE, SkipjackDrain.KIND);
         try (HikariDataSource warm = workerPool(jdbcUrl, user, password, schema, 8)) {
             // Unreported, so class loading and JIT land on no level in particular.
             new SkipjackDrain(dataSource, warm, schema, false).run(Math.max(1_000, jobs / 10), 8);
         }
         int levels = CONCURRENCIES.size() + 1;
         double[][] rates = new double[levels][runs];
+        double[] ceilingRates = new double[runs];
         long[] peak = new long[levels];
         long[] peakBusy = new long[levels];
         long[] peakAll = new long[levels];
         for (int r = 0; r < runs; r++) {
+            ceiling.run(RawCeiling.roundWarmUpJobs(jobs), SkipjackDrain.QUEUE, SkipjackDrain.KIND);
+            ceilingRates[r] = ceiling.run(jobs, SkipjackDrain.QUEUE, SkipjackDrain.KIND).processPerSecond();
+            out.printf(Locale.ROOT, "scale round %d/%d, raw ceiling (%d threads): process %,.0f/s%n", r + 1, runs,
+                    RawCeiling.THREADS, ceilingRates[r]);
             for (int l = 0; l < levels; l++) {
                 boolean processes = l == CONCURRENCIES.size();
                 Point p = processes ? drainInProcesses(jobs) : drainInProcess(jobs, CONCURRENCIES.get(l));
@@ -113,14 +132,34 @@ public final class ScaleWorkload {
                 out.flush();
             }
         }
+        IdleLatency latency = new IdleLatency(dataSource, schema);
+        IdleLatency.Percentiles pickup8 = latency.run(latencySamples, IdleLatency.GAP, true, 8);
+        IdleLatency.Percentiles pickup256 = latency.run(latencySamples, IdleLatency.GAP, true, 256);
+        out.printf(Locale.ROOT, "scale: pickup of %d jobs one at a time, concurrency 8 p50 %.2f ms p99 %.2f ms,"
+                + " concurrency 256 p50 %.2f ms p99 %.2f ms%n", latencySamples, pickup8.p50(), pickup8.p99(),
+                pickup256.p50(), pickup256.p99());
         StringBuilder result = new StringBuilder(String.format(Locale.ROOT, "RESULT workload=scale jobs=%d runs=%d", jobs, runs));
+        double[] medians = new double[levels];
+        List<String> keys = new ArrayList<>();
         for (int l = 0; l < levels; l++) {
-            result.append(String.format(Locale.ROOT, " %s_per_s=%.0f", key(l), Median.of(rates[l])));
+            medians[l] = Median.of(rates[l]);
+            keys.add(key(l));
+            result.append(String.format(Locale.ROOT, " %s_per_s=%.0f", key(l), medians[l]));
         }
         for (int l = 0; l < levels; l++) {
             result.append(String.format(Locale.ROOT, " peak_connections_%s=%d", key(l), peak[l]));
         }
-        return result.toString();
+        double ceilingMedian = Median.of(ceilingRates);
+        double ratio = medians[CONCURRENCIES.indexOf(256)] / medians[CONCURRENCIES.indexOf(8)];
+        double pickupRatio = pickup256.p50() / pickup8.p50();
+        boolean drainFlat = FlatVerdict.throughputFlat(ratio);
+        boolean pickupFlat = FlatVerdict.latencyFlat(pickupRatio);
+        result.append(String.format(Locale.ROOT, " ceiling_per_s=%.0f ratio_c256_to_c8=%.2f c8_pickup_p50_ms=%.2f"
+                        + " c8_pickup_p99_ms=%.2f c256_pickup_p50_ms=%.2f c256_pickup_p99_ms=%.2f"
+                        + " pickup_p50_ratio_c256_to_c8=%.2f drain_flat=%s pickup_flat=%s flat=%s", ceilingMedian, ratio,
+                pickup8.p50(), pickup8.p99(), pickup256.p50(), pickup256.p99(), pickupRatio,
+                FlatVerdict.yesNo(drainFlat), FlatVerdict.yesNo(pickupFlat), FlatVerdict.yesNo(drainFlat && pickupFlat)));
+        return new Result(result.toString(), keys, medians, ceilingMedian, pickup8, pickup256);
     }
 
     private static String key(int level) {
@@ -206,13 +245,8 @@ public final class ScaleWorkload {
     }
 
     private Process startWorker(int index, Path logDir) throws IOException {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        ProcessBuilder pb = new ProcessBuilder(java, "-Xmx256m", "-cp", System.getProperty("java.class.path"),
-                ScaleWorker.class.getName(), jdbcUrl, user == null ? "-" : user, schema,
-                Integer.toString(PROCESS_CONCURRENCY), Integer.toString(index));
-        if (password != null) {
-            pb.environment().put(ScaleWorker.PASSWORD_ENV, password);
-        }
+        ProcessBuilder pb = new WorkerJvm(jdbcUrl, user, schema, PROCESS_CONCURRENCY)
+                .command(ScaleWorker.class, List.of("-Xmx256m"), password, Integer.toString(index));
         pb.redirectError(logDir.resolve("worker-" + index + ".err").toFile());
         return pb.start();
     }
