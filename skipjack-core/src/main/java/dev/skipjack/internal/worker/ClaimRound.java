@@ -43,7 +43,12 @@ final class ClaimRound {
      * statement of the round failed ({@code failure}): they are running under this worker's lease
      * and must be run or handed back.
      */
-    record Claimed(List<ClaimedJob> jobs, Exception failure, long sentAtNanos) {
+    record Claimed(List<ClaimedJob> jobs, Exception failure, long sentAtNanos, int asked) {
+
+        /** Whether the round got every job it asked for: more are likely waiting. */
+        boolean full() {
+            return failure == null && jobs.size() == asked;
+        }
     }
 
     private final DataSource dataSource;
@@ -72,9 +77,16 @@ final class ClaimRound {
         return maxBatch * parallelism;
     }
 
-    /** Claims up to {@code want} jobs; called by one thread at a time (the queue's dispatcher). */
-    Claimed claim(int want) {
-        int parts = statements(want);
+    /**
+     * Claims up to {@code want} jobs; called by one thread at a time (the queue's dispatcher). With
+     * {@code split} false the round is one statement of at most {@code maxBatch} jobs, whatever
+     * {@code want} is.
+     */
+    Claimed claim(int want, boolean split) {
+        if (!split) {
+            want = Math.min(want, maxBatch);
+        }
+        int parts = split ? statements(want) : 1;
         long sentAt = System.nanoTime();
         List<Future<List<ClaimedJob>>> others = new ArrayList<>(parts - 1);
         int first = want - (want / parts) * (parts - 1);
@@ -104,7 +116,7 @@ final class ClaimRound {
         if (parts > 1) {
             jobs.sort(ClaimedJob.CLAIM_ORDER);
         }
-        return new Claimed(jobs, failure, sentAt);
+        return new Claimed(jobs, failure, sentAt, want);
     }
 
     void close() {

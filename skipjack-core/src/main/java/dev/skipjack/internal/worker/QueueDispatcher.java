@@ -213,7 +213,10 @@ final class QueueDispatcher {
      * round failed.
      */
     private int claimAndPlace(int want) throws Exception {
-        ClaimRound.Claimed round = claims.claim(want);
+        // Split into parallel statements only behind a round that came back full (a backlog): a
+        // queue waking from idle for one new job would otherwise wait for four statements on
+        // four connections before starting it (pickup at concurrency 256 was 1.5x that at 8).
+        ClaimRound.Claimed round = claims.claim(want, lastFullClaim > 0);
         List<ClaimedJob> jobs = round.jobs();
         if (!jobs.isEmpty() && listeners.active()) {
             listeners.jobsClaimed(queue, jobs.size());
@@ -221,7 +224,7 @@ final class QueueDispatcher {
         if (round.failure() == null) {
             leaseWorkLikely = !jobs.isEmpty();
         }
-        lastFullClaim = round.failure() == null && jobs.size() == want ? want : 0;
+        lastFullClaim = round.full() ? round.asked() : 0;
         long leaseValidUntil = round.sentAtNanos() + lease.toNanos();
         List<Buffered> claimed = new ArrayList<>(jobs.size());
         for (ClaimedJob job : jobs) {
