@@ -158,9 +158,9 @@ public final class Skipjack implements AutoCloseable {
         this.clock = b.clock;
         this.sql = dialect.statements(new TableNames(schema, b.tablePrefix), b.clock);
         this.names = sql.names();
-        this.mapper = b.mapper;
-        this.argsEncoder = new ArgsEncoder(b.mapper);
-        this.uniqueKeys = new UniqueKeys(b.mapper);
+        this.mapper = b.mapper != null ? b.mapper : DefaultMapper.INSTANCE;
+        this.argsEncoder = new ArgsEncoder(mapper);
+        this.uniqueKeys = new UniqueKeys(mapper);
         this.admission = new ConcurrencyAdmission(sql, dataSource);
         Map<String, RegisteredKind> registered = new LinkedHashMap<>();
         b.kinds.forEach((name, k) -> registered.put(name,
@@ -1099,6 +1099,17 @@ public final class Skipjack implements AutoCloseable {
      * option (its {@link InvalidConfigurationException#option() option()}); a null handler, kind or
      * options object is a {@link NullPointerException}.
      */
+    /**
+     * The mapper of clients built without {@link Builder#objectMapper}: Jackson's with the modules on
+     * the class path, made once per process when first needed. Finding the modules scans the class
+     * path (tens of milliseconds in a fresh JVM); every builder used to pay it, even one given its
+     * own mapper. Skipjack never configures the mapper it is given, so clients can share it (and
+     * its serializer caches).
+     */
+    private static final class DefaultMapper {
+        static final ObjectMapper INSTANCE = JsonMapper.builder().findAndAddModules().build();
+    }
+
     public static final class Builder {
         private final DataSource dataSource;
         private final Map<String, Registration> kinds = new LinkedHashMap<>();
@@ -1106,7 +1117,8 @@ public final class Skipjack implements AutoCloseable {
         /** Null until set: the default depends on the backend (PostgreSQL {@code public}, MySQL family the URL's database). */
         private String schema;
         private String tablePrefix = "skipjack_";
-        private ObjectMapper mapper = JsonMapper.builder().findAndAddModules().build();
+        /** Null unless set: the clients then share {@link DefaultMapper#INSTANCE}. */
+        private ObjectMapper mapper;
         private String workerId;
         private Duration lease = DEFAULT_LEASE;
         private Duration pollInterval = DEFAULT_POLL_INTERVAL;
