@@ -600,8 +600,8 @@ public final class Skipjack implements AutoCloseable {
     }
 
     /**
-     * The requests' rows, in order. A bulk enqueue is mostly requests of one kind with one options
-     * object: for each run of those, everything but the args is worked out once (kind, options,
+     * The requests' rows, in order. A bulk enqueue is mostly requests of one kind with the same
+     * options: for each run of those, everything but the args is worked out once (kind, options,
      * due time, tags, metadata) and each further request costs only its args' checks. Requests
      * whose row depends on the args too (unique, or with a concurrency key) are worked out alone.
      */
@@ -631,8 +631,8 @@ public final class Skipjack implements AutoCloseable {
 
         void add(JobRequest r) {
             Objects.requireNonNull(r, "request");
-            if (shapeOf != null && r.options() == shapeOf.options() && r.handle() == shapeOf.handle()
-                    && r.kind().equals(shapeOf.kind())) {
+            if (shapeOf != null && r.handle() == shapeOf.handle() && r.kind().equals(shapeOf.kind())
+                    && r.options().sameRowAs(shapeOf.options())) {
                 rows.addSameShape(shape.withArgs(argsJson(r, shapeKind, args)));
                 return;
             }
