@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * Where and when a job runs. Immutable: each {@code with} method returns a new instance and leaves
@@ -51,6 +52,23 @@ public final class EnqueueOptions {
         this.tags = tags;
         this.metadata = metadata;
         this.concurrency = concurrency;
+    }
+
+    /**
+     * Whether a job enqueued with these options gets the same row as one enqueued with
+     * {@code other}, but for its args: the same queue, priority, due time, max attempts and tags,
+     * and nothing whose row depends on the args or is compared only by its own equals (unique,
+     * a concurrency key, metadata). Lets a bulk enqueue built with a fresh options object per
+     * request ({@code defaults().withQueue("mail")} in the loop) work the row out once.
+     */
+    boolean sameRowAs(EnqueueOptions other) {
+        if (this == other) {
+            return true;
+        }
+        return unique == null && other.unique == null && concurrency == null && other.concurrency == null
+                && metadata == null && other.metadata == null && priority == other.priority
+                && maxAttempts == other.maxAttempts && queue.equals(other.queue) && Objects.equals(runAt, other.runAt)
+                && Objects.equals(delay, other.delay) && tags.equals(other.tags);
     }
 
     /** Queue {@value #DEFAULT_QUEUE}, priority 0, due now, the kind's max attempts. */

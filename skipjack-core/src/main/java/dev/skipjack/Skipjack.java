@@ -10,7 +10,9 @@ import dev.skipjack.internal.enqueue.ArgsEncoder;
 import dev.skipjack.internal.kind.ExecutionMode;
 import dev.skipjack.internal.concurrency.ConcurrencyAdmission;
 import dev.skipjack.internal.enqueue.ConcurrencyOrder;
+import dev.skipjack.internal.enqueue.InsertBatch;
 import dev.skipjack.internal.enqueue.InsertRow;
+import dev.skipjack.internal.enqueue.InsertedJobs;
 import dev.skipjack.internal.enqueue.JobInserter;
 import dev.skipjack.internal.enqueue.StoredText;
 import dev.skipjack.internal.enqueue.UniqueKeys;
@@ -47,7 +49,6 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumMap;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -56,7 +57,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.stream.Collectors;
 import javax.sql.DataSource;
 
 /**
@@ -158,9 +158,9 @@ public final class Skipjack implements AutoCloseable {
         this.clock = b.clock;
         this.sql = dialect.statements(new TableNames(schema, b.tablePrefix), b.clock);
         this.names = sql.names();
-        this.mapper = b.mapper;
-        this.argsEncoder = new ArgsEncoder(b.mapper);
-        this.uniqueKeys = new UniqueKeys(b.mapper);
+        this.mapper = b.mapper != null ? b.mapper : DefaultMapper.INSTANCE;
+        this.argsEncoder = new ArgsEncoder(mapper);
+        this.uniqueKeys = new UniqueKeys(mapper);
         this.admission = new ConcurrencyAdmission(sql, dataSource);
         Map<String, RegisteredKind> registered = new LinkedHashMap<>();
         b.kinds.forEach((name, k) -> registered.put(name,
@@ -398,14 +398,14 @@ public final class Skipjack implements AutoCloseable {
      * requests of one call with the same unique key give one job: the later is its duplicate.
      */
     public List<EnqueueResult> enqueueAllWithResults(List<JobRequest> requests) {
-        List<InsertRow> rows = validate(requests);
+        InsertBatch rows = validate(requests);
         String context = enqueueContext();
         for (int attempt = 1; ; attempt++) {
             try {
                 List<EnqueueResult> results = Transactions.inTransaction(dataSource, c -> insert(c, rows, context));
-                reportEnqueued(rows, results);
-                wakeLocalFetchers(rows);
-                admitKeyed(rows);
+                reportEnqueued(rows.rows(), results);
+                wakeQueues(rows.queues());
+                admitKeyed(rows.concurrencyKeys());
                 return results;
             } catch (SQLException e) {
                 // InnoDB can deadlock inserters of one unique key when its holder rolls back: the
@@ -420,7 +420,7 @@ public final class Skipjack implements AutoCloseable {
 
     /** As {@link #enqueueAllWithResults(List)}, inside the caller's transaction on {@code connection}. */
     public List<EnqueueResult> enqueueAllWithResults(Connection connection, List<JobRequest> requests) {
-        List<InsertRow> rows = validate(requests);
+        InsertBatch rows = validate(requests);
         List<EnqueueResult> results;
         try {
             String context = enqueueContext();
@@ -428,7 +428,7 @@ public final class Skipjack implements AutoCloseable {
         } catch (SQLException e) {
             throw enqueueFailed(rows.size(), e);
         }
-        reportEnqueued(rows, results);
+        reportEnqueued(rows.rows(), results);
         return results;
     }
 
@@ -438,7 +438,7 @@ public final class Skipjack implements AutoCloseable {
     }
 
     /** Inserts the rows and, in the same transaction, stores {@code context} with those inserted. */
-    private List<EnqueueResult> insert(Connection c, List<InsertRow> rows, String context) throws SQLException {
+    private List<EnqueueResult> insert(Connection c, InsertBatch rows, String context) throws SQLException {
         List<EnqueueResult> results = inserter.insert(c, rows);
         if (context != null) {
             // Duplicates of unique jobs inserted nothing: the job holding the key keeps its own context.
@@ -447,7 +447,7 @@ public final class Skipjack implements AutoCloseable {
         return results;
     }
 
-    /** As {@link #insert(Connection, List, String)} for a workflow's jobs. */
+    /** As {@link #insert(Connection, InsertBatch, String)} for a workflow's jobs. */
     private WorkflowInserter.Inserted insert(Connection c, Workflow workflow, List<WorkflowInserter.StepRow> steps,
                                              String context) throws SQLException {
         WorkflowInserter.Inserted inserted = workflowInserter.insert(c, workflow.name(), workflow.policy().dbValue(), steps);
@@ -586,11 +586,7 @@ public final class Skipjack implements AutoCloseable {
     }
 
     private static List<Long> ids(List<EnqueueResult> results) {
-        List<Long> ids = new ArrayList<>(results.size());
-        for (EnqueueResult r : results) {
-            ids.add(r.id());
-        }
-        return ids;
+        return InsertedJobs.ids(results);
     }
 
     /**
@@ -607,18 +603,64 @@ public final class Skipjack implements AutoCloseable {
         return row.concurrencyKey() != null ? row.concurrencyKey() : row.uniqueKey();
     }
 
-    private List<InsertRow> validate(List<JobRequest> requests) {
+    /**
+     * The requests' rows, in order. A bulk enqueue is mostly requests of one kind with the same
+     * options: for each run of those, everything but the args is worked out once (kind, options,
+     * due time, tags, metadata) and each further request costs only its args' checks. Requests
+     * whose row depends on the args too (unique, or with a concurrency key) are worked out alone.
+     */
+    private InsertBatch validate(List<JobRequest> requests) {
         Objects.requireNonNull(requests, "requests");
-        List<InsertRow> rows = new ArrayList<>(requests.size());
+        BatchValidation validation = new BatchValidation(requests.size());
         for (JobRequest r : requests) {
-            rows.add(validate(Objects.requireNonNull(r, "request")));
+            // The loop's body is a method of its own: in a fresh JVM this loop runs once and stays
+            // interpreted, while a method called per request is compiled after a few hundred.
+            validation.add(r);
         }
-        return rows;
+        return validation.rows;
+    }
+
+    /** The state of {@link #validate(List)}: the rows so far and the shape of the last run of requests. */
+    private final class BatchValidation {
+        final InsertBatch rows;
+        final ArgsEncoder.Batch args = argsEncoder.batch(maxArgsBytes);
+        /** The request the current shape was worked out for, or null when the last row had no reusable shape. */
+        JobRequest shapeOf;
+        InsertRow shape;
+        RegisteredKind shapeKind;
+
+        BatchValidation(int size) {
+            rows = new InsertBatch(size);
+        }
+
+        void add(JobRequest r) {
+            Objects.requireNonNull(r, "request");
+            if (shapeOf != null && r.handle() == shapeOf.handle() && r.kind().equals(shapeOf.kind())
+                    && r.options().sameRowAs(shapeOf.options())) {
+                rows.addSameShape(shape.withArgs(argsJson(r, shapeKind, args)));
+                return;
+            }
+            InsertRow row = validate(r, args);
+            rows.add(row);
+            boolean argsOnly = !row.isUnique() && !row.isKeyed();
+            shapeOf = argsOnly ? r : null;
+            shape = argsOnly ? row : null;
+            shapeKind = argsOnly ? kindOf(r) : null;
+        }
     }
 
     private InsertRow validate(JobRequest r) {
-        RegisteredKind kind = r.handle() != null ? handles.computeIfAbsent(r.handle(), this::resolve) : registered(r.kind());
-        String json = argsJson(r, kind);
+        return validate(r, argsEncoder.batch(maxArgsBytes));
+    }
+
+    /** The kind a request names: through its handle, or registered here by name. */
+    private RegisteredKind kindOf(JobRequest r) {
+        return r.handle() != null ? handles.computeIfAbsent(r.handle(), this::resolve) : registered(r.kind());
+    }
+
+    private InsertRow validate(JobRequest r, ArgsEncoder.Batch batch) {
+        RegisteredKind kind = kindOf(r);
+        String json = argsJson(r, kind, batch);
         EnqueueOptions o = r.options();
         int maxAttempts = o.maxAttempts() > 0 ? o.maxAttempts() : kind.options().maxAttempts();
         Long runAt = o.runAt() == null ? null : o.runAt().toEpochMilli();
@@ -722,19 +764,10 @@ public final class Skipjack implements AutoCloseable {
                 key.key(), key.max(), key.order(), key.periodMillis());
     }
 
-    /** After an enqueue's own commit: keyed jobs are admitted now rather than at the next pass. */
-    private void admitKeyed(List<InsertRow> rows) {
-        Set<String> keys = null;
-        for (InsertRow row : rows) {
-            if (row.isKeyed()) {
-                if (keys == null) {
-                    keys = new HashSet<>();
-                }
-                keys.add(row.concurrencyKey());
-            }
-        }
-        if (keys != null) {
-            wakeQueues(admission.admitQuietly(keys));
+    /** After an enqueue's own commit: jobs of these concurrency keys are admitted now rather than at the next pass. */
+    private void admitKeyed(Set<String> concurrencyKeys) {
+        if (!concurrencyKeys.isEmpty()) {
+            wakeQueues(admission.admitQuietly(concurrencyKeys));
         }
     }
 
@@ -742,10 +775,10 @@ public final class Skipjack implements AutoCloseable {
      * The args' JSON, checked cheapest first and all before any SQL: its size while it is written,
      * then the strings no backend stores as given, then that it reads back as the kind's args type.
      */
-    private String argsJson(JobRequest r, RegisteredKind kind) {
+    private String argsJson(JobRequest r, RegisteredKind kind, ArgsEncoder.Batch batch) {
         String json;
         try {
-            json = argsEncoder.write(r.args(), maxArgsBytes);
+            json = batch.write(r.args());
         } catch (ArgsEncoder.TooLarge e) {
             throw tooLarge(r.kind(), "more than " + maxArgsBytes);
         } catch (IllegalArgumentException | JsonProcessingException e) {
@@ -837,10 +870,6 @@ public final class Skipjack implements AutoCloseable {
                     + " with args type " + type.toCanonical() + ": one kind name, one args type");
         }
         return kind;
-    }
-
-    private void wakeLocalFetchers(List<InsertRow> rows) {
-        wakeQueues(rows.stream().map(InsertRow::queue).collect(Collectors.toSet()));
     }
 
     private void wakeQueues(Set<String> queues) {
@@ -1074,6 +1103,17 @@ public final class Skipjack implements AutoCloseable {
      * option (its {@link InvalidConfigurationException#option() option()}); a null handler, kind or
      * options object is a {@link NullPointerException}.
      */
+    /**
+     * The mapper of clients built without {@link Builder#objectMapper}: Jackson's with the modules on
+     * the class path, made once per process when first needed. Finding the modules scans the class
+     * path (tens of milliseconds in a fresh JVM); every builder used to pay it, even one given its
+     * own mapper. Skipjack never configures the mapper it is given, so clients can share it (and
+     * its serializer caches).
+     */
+    private static final class DefaultMapper {
+        static final ObjectMapper INSTANCE = JsonMapper.builder().findAndAddModules().build();
+    }
+
     public static final class Builder {
         private final DataSource dataSource;
         private final Map<String, Registration> kinds = new LinkedHashMap<>();
@@ -1081,7 +1121,8 @@ public final class Skipjack implements AutoCloseable {
         /** Null until set: the default depends on the backend (PostgreSQL {@code public}, MySQL family the URL's database). */
         private String schema;
         private String tablePrefix = "skipjack_";
-        private ObjectMapper mapper = JsonMapper.builder().findAndAddModules().build();
+        /** Null unless set: the clients then share {@link DefaultMapper#INSTANCE}. */
+        private ObjectMapper mapper;
         private String workerId;
         private Duration lease = DEFAULT_LEASE;
         private Duration pollInterval = DEFAULT_POLL_INTERVAL;

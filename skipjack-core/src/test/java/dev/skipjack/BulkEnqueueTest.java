@@ -1,6 +1,8 @@
 package dev.skipjack;
 
 import dev.skipjack.support.EveryBackendTest;
+import dev.skipjack.support.TestBackend;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -47,6 +49,30 @@ class BulkEnqueueTest extends EveryBackendTest {
                 + " AND max_attempts = 7 AND state = 'available' AND kind = 'bulk'")).isEqualTo(count);
         // Ids grow in request order, so FIFO within a priority follows the request list.
         assertThat(ids).isSorted();
+    }
+
+    @Test
+    void idsThatAreNotConsecutiveComeBackInRequestOrder() {
+        // PostgreSQL returns a batch's ids in one row: the first and the count when they are
+        // consecutive, else the list. Ids with gaps (another inserter's between) take the list.
+        Assumptions.assumeTrue(backend() == TestBackend.POSTGRESQL, "ids aggregated in one row on PostgreSQL only");
+        Skipjack s = enqueuer();
+        execute("ALTER TABLE " + jobsTable() + " ALTER COLUMN id SET INCREMENT BY 3");
+        try {
+            List<JobRequest> requests = new ArrayList<>();
+            for (int i = 0; i < 7; i++) {
+                requests.add(JobRequest.of("bulk", new Args(i)));
+            }
+            List<Long> ids = s.enqueueAll(requests);
+
+            assertThat(ids).hasSize(7).isSorted().doesNotHaveDuplicates();
+            for (int i = 0; i < 7; i++) {
+                assertThat(storedN(ids.get(i))).as("args of request %d", i).isEqualTo(i);
+            }
+            assertThat(ids.get(6) - ids.get(0)).isEqualTo(18);
+        } finally {
+            execute("ALTER TABLE " + jobsTable() + " ALTER COLUMN id SET INCREMENT BY 1");
+        }
     }
 
     @Test

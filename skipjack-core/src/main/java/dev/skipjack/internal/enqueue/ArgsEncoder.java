@@ -1,5 +1,6 @@
 package dev.skipjack.internal.enqueue;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JavaType;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -43,22 +44,56 @@ public final class ArgsEncoder {
      * @throws JsonProcessingException when they do not serialize
      */
     public String write(Object args, int maxChars) throws JsonProcessingException, TooLarge {
-        BoundedWriter out = new BoundedWriter(maxChars);
-        try {
-            writer.writeValue(out, args == null ? Map.of() : args);
-        } catch (IOException | RuntimeException e) {
-            if (out.exceeded) {
-                throw new TooLarge();
-            }
-            if (e instanceof JsonProcessingException jpe) {
-                throw jpe;
-            }
-            if (e instanceof RuntimeException re) {
-                throw re;
-            }
-            throw new IllegalStateException("writing to memory failed", e);
+        return batch(maxChars).write(args);
+    }
+
+    /**
+     * A writer of many args objects in turn, each bounded by {@code maxChars} chars as
+     * {@link #write(Object, int)}: for a bulk enqueue, which would otherwise pay Jackson's setup of
+     * a generator (its contexts and buffers) for every job.
+     */
+    public Batch batch(int maxChars) {
+        return new Batch(maxChars);
+    }
+
+    /**
+     * Writes args objects one after the other through one generator into one buffer, and cuts each
+     * one's text out of it. Not thread-safe: one batch per enqueue call.
+     */
+    public final class Batch {
+        private final BoundedWriter out;
+        /** Null until the first write, and again after a failed one (its state is then unknown). */
+        private JsonGenerator generator;
+
+        private Batch(int maxChars) {
+            this.out = new BoundedWriter(maxChars);
         }
-        return out.text.toString();
+
+        /** As {@link ArgsEncoder#write(Object, int)}. */
+        public String write(Object args) throws JsonProcessingException, TooLarge {
+            out.text.setLength(0);
+            out.exceeded = false;
+            try {
+                if (generator == null) {
+                    generator = writer.createGenerator(out);
+                }
+                writer.writeValue(generator, args == null ? Map.of() : args);
+                generator.flush();
+            } catch (IOException | RuntimeException e) {
+                generator = null;
+                if (out.exceeded) {
+                    throw new TooLarge();
+                }
+                if (e instanceof JsonProcessingException jpe) {
+                    throw jpe;
+                }
+                if (e instanceof RuntimeException re) {
+                    throw re;
+                }
+                throw new IllegalStateException("writing to memory failed", e);
+            }
+            return out.text();
+        }
     }
 
     /**
@@ -96,6 +131,14 @@ public final class ArgsEncoder {
             this.max = max;
         }
 
+        /** The value's text; whitespace before it (a root value separator) was left out. */
+        String text() {
+            return text.toString();
+        }
+
+        // A generator writes a separator (a space, or a pretty printer's) before every root value
+        // but the first: it is no part of the value, so it is neither kept nor counted.
+
         private void room(int len) throws IOException {
             if (text.length() + len > max) {
                 exceeded = true;
@@ -105,18 +148,29 @@ public final class ArgsEncoder {
 
         @Override
         public void write(char[] chars, int off, int len) throws IOException {
-            room(len);
-            text.append(chars, off, len);
+            int end = off + len;
+            while (text.length() == 0 && off < end && Character.isWhitespace(chars[off])) {
+                off++;
+            }
+            room(end - off);
+            text.append(chars, off, end - off);
         }
 
         @Override
         public void write(String s, int off, int len) throws IOException {
-            room(len);
-            text.append(s, off, off + len);
+            int end = off + len;
+            while (text.length() == 0 && off < end && Character.isWhitespace(s.charAt(off))) {
+                off++;
+            }
+            room(end - off);
+            text.append(s, off, end);
         }
 
         @Override
         public void write(int c) throws IOException {
+            if (text.length() == 0 && Character.isWhitespace(c)) {
+                return;
+            }
             room(1);
             text.append((char) c);
         }

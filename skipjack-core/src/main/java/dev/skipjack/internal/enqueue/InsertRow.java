@@ -23,6 +23,18 @@ public record InsertRow(String queue, String kind, String argsJson, int priority
                 tagsJson, metadataJson, null, null, null, null);
     }
 
+    /** This row with other args: another job of the same shape (not for unique or keyed rows, whose keys depend on the args). */
+    public InsertRow withArgs(String json) {
+        return new InsertRow(queue, kind, json, priority, maxAttempts, runAtMillis, delayMillis, uniqueKey,
+                uniqueIncludesCompleted, tagsJson, metadataJson, concurrencyKey, concurrencyMax, concurrencyOrder,
+                concurrencyPeriodMillis);
+    }
+
+    /** Whether the row is due at {@code nowMillis} (client clock), neither at a later instant nor after a delay. */
+    public boolean isDueNow(long nowMillis) {
+        return (runAtMillis == null || runAtMillis <= nowMillis) && (delayMillis == null || delayMillis <= 0);
+    }
+
     public boolean isUnique() {
         return uniqueKey != null;
     }
@@ -30,6 +42,18 @@ public record InsertRow(String queue, String kind, String argsJson, int priority
     /** Whether the row has a concurrency key, and so waits to be admitted. */
     public boolean isKeyed() {
         return concurrencyKey != null;
+    }
+
+    /**
+     * Whether this row and {@code other} have the same queue, kind, priority, max attempts and due
+     * time, so one multi-row statement can bind those once. Rows of one bulk request share the very
+     * strings, so the comparisons mostly stop at identity.
+     */
+    boolean sameShapeAs(InsertRow other) {
+        return priority == other.priority && maxAttempts == other.maxAttempts
+                && java.util.Objects.equals(runAtMillis, other.runAtMillis)
+                && java.util.Objects.equals(delayMillis, other.delayMillis)
+                && kind.equals(other.kind) && queue.equals(other.queue);
     }
 
     /**

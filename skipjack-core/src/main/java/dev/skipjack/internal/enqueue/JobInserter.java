@@ -13,11 +13,10 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * Inserts jobs with one multi-row statement per batch, on whatever connection it is given. Without
@@ -55,12 +54,15 @@ public final class JobInserter {
      * same key give one job: the second is a duplicate of the first.
      */
     public List<EnqueueResult> insert(Connection c, List<InsertRow> rows) throws SQLException {
-        if (rows.stream().noneMatch(InsertRow::needsOneRowInsert)) {
-            List<EnqueueResult> results = new ArrayList<>(rows.size());
-            for (long id : insertPlain(c, rows)) {
-                results.add(new EnqueueResult(id, false));
-            }
-            notifyInserted(c, rows);
+        return insert(c, InsertBatch.of(rows));
+    }
+
+    /** As {@link #insert(Connection, List)}, for a batch that knows what its rows need. */
+    public List<EnqueueResult> insert(Connection c, InsertBatch batch) throws SQLException {
+        List<InsertRow> rows = batch.rows();
+        if (!batch.hasOneRowInserts()) {
+            List<EnqueueResult> results = new InsertedJobs(insertPlain(c, rows, batch.isUniform()));
+            notifyInserted(c, batch);
             return results;
         }
         EnqueueResult[] results = new EnqueueResult[rows.size()];
@@ -87,12 +89,12 @@ public final class JobInserter {
             keysOfThisRequest.put(row.uniqueKey(), results[i].id());
         }
         if (!plain.isEmpty()) {
-            List<Long> ids = insertPlain(c, plain);
-            for (int j = 0; j < ids.size(); j++) {
-                results[plainAt.get(j)] = new EnqueueResult(ids.get(j), false);
+            long[] ids = insertPlain(c, plain, false);
+            for (int j = 0; j < ids.length; j++) {
+                results[plainAt.get(j)] = new EnqueueResult(ids[j], false);
             }
         }
-        notifyInserted(c, rows);
+        notifyInserted(c, batch);
         return List.of(results);
     }
 
@@ -129,17 +131,21 @@ public final class JobInserter {
                 + " (an isolation level above READ COMMITTED?)");
     }
 
-    /** Inserts rows without unique keys in order and returns their ids in the same order. */
-    private List<Long> insertPlain(Connection c, List<InsertRow> rows) throws SQLException {
-        List<Long> ids = new ArrayList<>(rows.size());
+    /**
+     * Inserts rows without unique keys in order and returns their ids in the same order.
+     * {@code uniform}: the rows are known to share one shape and be due now (else each chunk is
+     * looked at).
+     */
+    private long[] insertPlain(Connection c, List<InsertRow> rows, boolean uniform) throws SQLException {
+        long[] ids = new long[rows.size()];
         if (!sql.dialect().supports(Capability.INSERT_RETURNING)) {
             insertEach(c, rows, ids);
             return ids;
         }
         for (int from = 0; from < rows.size(); from += ROWS_PER_STATEMENT) {
             List<InsertRow> chunk = rows.subList(from, Math.min(rows.size(), from + ROWS_PER_STATEMENT));
-            if (isUniform(chunk)) {
-                insertUniform(c, chunk, ids);
+            if (uniform || isUniform(chunk)) {
+                insertUniform(c, chunk, ids, from);
                 continue;
             }
             try (PreparedStatement ps = c.prepareStatement(sql.get("insert_jobs"))) {
@@ -147,26 +153,27 @@ public final class JobInserter {
                         .rows(INSERT_COLUMNS, List.of(
                                 chunk.stream().map(InsertRow::queue).toList(),
                                 chunk.stream().map(InsertRow::kind).toList(),
-                                chunk.stream().map(InsertRow::argsJson).toList(),
+                                argsOf(chunk),
                                 chunk.stream().map(InsertRow::priority).toList(),
                                 chunk.stream().map(InsertRow::maxAttempts).toList(),
                                 chunk.stream().map(InsertRow::runAtMillis).toList(),
                                 chunk.stream().map(InsertRow::delayMillis).toList()))
                         .bind(ps, 1, sql.dialect());
-                addReturnedIds(ps, ids);
+                addReturnedIds(ps, ids, from, chunk.size());
             }
         }
         return ids;
     }
 
-    private void notifyInserted(Connection c, List<InsertRow> rows) throws SQLException {
+    private void notifyInserted(Connection c, InsertBatch batch) throws SQLException {
         if (notifyChannel != null) {
-            InsertNotifications.send(c, sql, notifyChannel, queuesDueNow(rows));
+            InsertNotifications.send(c, sql, notifyChannel, batch.queuesDueNow());
         }
     }
 
     /** One insert_job.sql per row in JDBC batches; each batched insert reports its own key. */
-    private void insertEach(Connection c, List<InsertRow> rows, List<Long> ids) throws SQLException {
+    private void insertEach(Connection c, List<InsertRow> rows, long[] ids) throws SQLException {
+        int at = 0;
         for (int from = 0; from < rows.size(); from += ROWS_PER_STATEMENT) {
             List<InsertRow> chunk = rows.subList(from, Math.min(rows.size(), from + ROWS_PER_STATEMENT));
             try (PreparedStatement ps = c.prepareStatement(sql.get("insert_job"), Statement.RETURN_GENERATED_KEYS)) {
@@ -179,10 +186,13 @@ public final class JobInserter {
                 ps.executeBatch();
                 try (ResultSet keys = ps.getGeneratedKeys()) {
                     while (keys.next()) {
-                        ids.add(keys.getLong(1));
+                        ids[at++] = keys.getLong(1);
                     }
                 }
             }
+        }
+        if (at != ids.length) {
+            throw new SQLException("the batched inserts reported " + at + " keys for " + ids.length + " jobs");
         }
     }
 
@@ -202,66 +212,80 @@ public final class JobInserter {
     }
 
     /**
-     * Runs an insert statement and appends the ids it returns in request order. The statements
-     * insert in request order, so ids ascend in it on every backend; SQLite's RETURNING gives them
-     * in no particular order, so they are sorted.
+     * Runs an insert statement of {@code count} rows and puts the ids it returns, in request order,
+     * into {@code ids} from {@code at}. The statements insert in request order, so ids ascend in it
+     * on every backend. Where the insert can sit in a {@code WITH} (PostgreSQL) the statement
+     * returns one row: the first id, the count, and the sorted ids only when they are not
+     * consecutive. Elsewhere it returns a row per job; SQLite's RETURNING gives them in no
+     * particular order, so they are sorted.
      */
-    private static void addReturnedIds(PreparedStatement ps, List<Long> ids) throws SQLException {
-        List<Long> returned = new ArrayList<>();
+    private void addReturnedIds(PreparedStatement ps, long[] ids, int at, int count) throws SQLException {
+        int returned = 0;
         try (ResultSet rs = ps.executeQuery()) {
-            while (rs.next()) {
-                returned.add(rs.getLong(1));
+            if (sql.dialect().supports(Capability.INSERT_IN_WITH)) {
+                returned = rs.next() ? addAggregatedIds(rs, ids, at) : 0;
+            } else {
+                while (rs.next()) {
+                    if (returned < count) {
+                        ids[at + returned] = rs.getLong(1);
+                    }
+                    returned++;
+                }
+                Arrays.sort(ids, at, at + Math.min(returned, count));
             }
         }
-        returned.sort(null);
-        ids.addAll(returned);
+        if (returned != count) {
+            throw new SQLException("the insert returned " + returned + " ids for " + count + " jobs");
+        }
+    }
+
+    /** Puts the ids of an aggregated row (first id, count, the ids unless consecutive) into {@code ids} from {@code at}; returns the count. */
+    private static int addAggregatedIds(ResultSet rs, long[] ids, int at) throws SQLException {
+        long first = rs.getLong(1);
+        int count = rs.getInt(2);
+        java.sql.Array scattered = rs.getArray(3);
+        if (scattered == null) {
+            for (int i = 0; i < count && at + i < ids.length; i++) {
+                ids[at + i] = first + i;
+            }
+            return count;
+        }
+        Object[] listed = (Object[]) scattered.getArray();
+        for (int i = 0; i < listed.length && at + i < ids.length; i++) {
+            ids[at + i] = ((Number) listed[i]).longValue();
+        }
+        return listed.length;
     }
 
     /** Rows that differ only in their args and are due now: insert_jobs_uniform.sql can take them. */
     private static boolean isUniform(List<InsertRow> chunk) {
         InsertRow first = chunk.get(0);
         for (InsertRow r : chunk) {
-            if (r.runAtMillis() != null || r.delayMillis() != null || r.priority() != first.priority()
-                    || r.maxAttempts() != first.maxAttempts() || !r.kind().equals(first.kind())
-                    || !r.queue().equals(first.queue())) {
+            if (!r.sameShapeAs(first)) {
                 return false;
             }
         }
-        return true;
+        return first.runAtMillis() == null && first.delayMillis() == null;
     }
 
-    private void insertUniform(Connection c, List<InsertRow> chunk, List<Long> ids) throws SQLException {
+    /** The chunk's args texts, in order. */
+    private static List<String> argsOf(List<InsertRow> chunk) {
+        String[] args = new String[chunk.size()];
+        for (int i = 0; i < args.length; i++) {
+            args[i] = chunk.get(i).argsJson();
+        }
+        return Arrays.asList(args);
+    }
+
+    private void insertUniform(Connection c, List<InsertRow> chunk, long[] ids, int at) throws SQLException {
         InsertRow first = chunk.get(0);
         try (PreparedStatement ps = c.prepareStatement(sql.get("insert_jobs_uniform"))) {
             ps.setString(1, first.queue());
             ps.setString(2, first.kind());
             ps.setInt(3, first.priority());
             ps.setInt(4, first.maxAttempts());
-            sql.dialect().setList(ps, 5, ListType.TEXT, chunk.stream().map(InsertRow::argsJson).toList());
-            addReturnedIds(ps, ids);
+            sql.dialect().setList(ps, 5, ListType.TEXT, argsOf(chunk));
+            addReturnedIds(ps, ids, at, chunk.size());
         }
-    }
-
-    /**
-     * Queues that may have got an available job. Jobs scheduled for later are left out: the
-     * promoter wakes the fetchers when they come due. The client clock only decides whether to
-     * announce; a wrong guess costs a poll interval of latency, never a job.
-     */
-    private static Set<String> queuesDueNow(List<InsertRow> rows) {
-        long now = System.currentTimeMillis();
-        Set<String> queues = new HashSet<>();
-        String last = null;
-        for (InsertRow r : rows) {
-            if (r.queue().equals(last)) {
-                continue; // bulk enqueues are mostly one queue: skip the set for repeats
-            }
-            boolean later = (r.runAtMillis() != null && r.runAtMillis() > now)
-                    || (r.delayMillis() != null && r.delayMillis() > 0);
-            if (!later) {
-                queues.add(r.queue());
-                last = r.queue();
-            }
-        }
-        return queues;
     }
 }

@@ -10,6 +10,11 @@ public enum Capability {
     UPDATE_RETURNING,
     /** {@code INSERT ... RETURNING}: a batch of jobs and their ids in one statement. Without it, one insert per job in a JDBC batch. */
     INSERT_RETURNING,
+    /**
+     * {@code INSERT ... RETURNING} inside {@code WITH}, whose rows a {@code SELECT} can aggregate: a
+     * batch's ids come back as one row (first id and count) instead of one row per job.
+     */
+    INSERT_IN_WITH,
     /** {@code FOR UPDATE SKIP LOCKED}: concurrent claimers never wait on each other's rows. */
     SKIP_LOCKED,
     /** Array parameters ({@code ?::bigint[]}, {@code unnest}): a whole batch in one statement. */
