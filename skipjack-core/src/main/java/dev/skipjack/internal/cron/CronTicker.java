@@ -42,7 +42,7 @@ public final class CronTicker {
     static final Duration TICK_RETENTION = Duration.ofDays(30);
     static final Duration PRUNE_EVERY = Duration.ofMinutes(10);
     /** Stored when an expression has no tick left: MariaDB's DATETIME ends in year 9999. */
-    static final Instant NEVER = Instant.parse("9999-12-31T00:00:00Z");
+    static final Instant NEVER = Instant.ofEpochSecond(253_402_214_400L); // 9999-12-31T00:00:00Z, without loading a parser
 
     private final DataSource dataSource;
     private final SqlStatements sql;
