@@ -318,6 +318,11 @@ public final class BenchCommand implements Callable<Integer> {
                 out.flush();
             }
         }
+        out.printf(Locale.ROOT, "enqueue latency: %d jobs, one enqueue() each, in a fresh JVM...%n", latencySamples);
+        out.flush();
+        results.add("RESULT workload=enqueue_latency jvm=fresh " + new FreshRounds(new BenchTable(ds, Skipjack.builder(ds)
+                .schema(schema).build()), url.jdbcUrl(), url.user(), url.password(), schema, jvmFlagList())
+                .enqueueLatency(latencySamples));
         double[][] ceiling = p.get(PickupLatency.Mode.CEILING);
         for (PickupLatency.Mode mode : modes) {
             if (mode == PickupLatency.Mode.CEILING) {

@@ -28,7 +28,9 @@ import javax.sql.DataSource;
  * <p>Phases: {@code ceiling-enqueue} and {@code ceiling-drain}, the raw SQL loop of
  * {@link RawCeiling}; {@code enqueue}, a producer-only Skipjack client's one {@code enqueueAll};
  * {@code drain}, a Skipjack worker with the default configuration and one queue, timed from
- * {@code start()} until every job is terminal in the database. The parent empties and fills the
+ * {@code start()} until every job is terminal in the database; {@code enqueue-latency},
+ * {@link EnqueueLatency} with {@code jobs} samples, printed as {@code FIELDS <RESULT fields>}.
+ * The parent empties and fills the
  * table between phases. Arguments: phase jdbcUrl user(or -) schema jobs concurrency; the password
  * comes in {@link ScaleWorker#PASSWORD_ENV}.
  */
@@ -51,6 +53,10 @@ public final class FreshJvm {
         try (DatabaseConnection connection = DatabaseConnection.open(Optional.of(url), POOL_SIZE, err)) {
             DataSource ds = connection.dataSource();
             fillPool(ds);
+            if (phase.equals("enqueue-latency")) {
+                System.out.println("FIELDS " + new EnqueueLatency(ds, schema).run(jobs).fields());
+                return;
+            }
             long cpuBefore = processCpuNanos();
             double rate = switch (phase) {
                 case "ceiling-enqueue" -> ceiling(ds, schema).enqueue(jobs, SkipjackDrain.QUEUE, SkipjackDrain.KIND);

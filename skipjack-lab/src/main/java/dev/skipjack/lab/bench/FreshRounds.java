@@ -97,8 +97,27 @@ public final class FreshRounds {
                 Median.of(m[0][2]), Median.of(m[0][3]), Median.of(m[1][2]), Median.of(m[1][3]));
     }
 
-    /** Runs one phase in a new JVM and returns what it printed. */
     private Phase phase(String phase, int jobs, int concurrency, Path logDir) throws IOException, InterruptedException {
+        // RATE <jobs per second> <CPU microseconds per job>
+        String[] f = lineOf(phase, jobs, concurrency, logDir, "RATE ").split(" ");
+        return new Phase(Double.parseDouble(f[1]), Double.parseDouble(f[2]));
+    }
+
+    /**
+     * Single-job enqueue latency ({@link EnqueueLatency}) in a fresh JVM, whose first call is the
+     * cold one; the table is emptied before and after. Returns the RESULT fields.
+     */
+    public String enqueueLatency(int samples) throws Exception {
+        table.empty();
+        String fields = lineOf("enqueue-latency", samples, 1, Files.createTempDirectory("skipjack-bench-fresh-"), "FIELDS ")
+                .substring("FIELDS ".length());
+        table.empty();
+        return fields;
+    }
+
+    /** Runs one phase in a new JVM and returns the first line it printed that starts with {@code prefix}. */
+    private String lineOf(String phase, int jobs, int concurrency, Path logDir, String prefix)
+            throws IOException, InterruptedException {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         List<String> command = new ArrayList<>(List.of(java));
         command.addAll(jvmFlags);
@@ -122,13 +141,11 @@ public final class FreshRounds {
             throw new IllegalStateException("the " + phase + " JVM did not finish in 10 minutes; see " + log);
         }
         for (String l : lines) {
-            // RATE <jobs per second> <CPU microseconds per job>
-            if (l.startsWith("RATE ")) {
-                String[] f = l.split(" ");
-                return new Phase(Double.parseDouble(f[1]), Double.parseDouble(f[2]));
+            if (l.startsWith(prefix)) {
+                return l;
             }
         }
-        throw new IllegalStateException("the " + phase + " JVM exited " + p.exitValue() + " without a rate; see " + log
-                + ":\n" + Files.readString(log));
+        throw new IllegalStateException("the " + phase + " JVM exited " + p.exitValue() + " without its " + prefix.trim()
+                + " line; see " + log + ":\n" + Files.readString(log));
     }
 }
