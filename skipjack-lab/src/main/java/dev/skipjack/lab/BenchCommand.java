@@ -9,6 +9,7 @@ import dev.skipjack.lab.bench.BurstWorkload;
 import dev.skipjack.lab.bench.DepthWorkload;
 import dev.skipjack.lab.bench.IdleLatency;
 import dev.skipjack.lab.bench.Median;
+import dev.skipjack.lab.bench.ModesWorkload;
 import dev.skipjack.lab.bench.RawCeiling;
 import dev.skipjack.lab.bench.ScaleWorkload;
 import dev.skipjack.lab.bench.SkipjackDrain;
@@ -48,7 +49,7 @@ public final class BenchCommand implements Callable<Integer> {
 
     private static final String DEFAULT_SCHEMA = "skipjack_bench";
     static final List<String> IMPLEMENTED = List.of("ceiling", "drain", "latency", "stream", "depth", "scale", "soak", "burst",
-            "shards");
+            "shards", "modes");
     /** What --quick runs: the workloads that fit in two minutes. */
     static final List<String> QUICK = List.of("ceiling", "drain", "latency");
     /** Soak rate when neither --soak-rate nor a stream result of the same run gives one. */
@@ -56,7 +57,7 @@ public final class BenchCommand implements Callable<Integer> {
     /** depth and scale drain this many jobs (or the first --jobs size). */
     private static final int DEPTH_AND_SCALE_JOBS = 20_000;
     static final List<String> ALL = List.of("ceiling", "drain", "latency", "stream", "depth", "scale", "soak", "burst",
-            "shards");
+            "shards", "modes");
     /** Connections beyond the ceiling's threads: fetcher, completer, heartbeat, maintenance, listener, producer. */
     private static final int POOL_HEADROOM = 8;
     private static final int POLLING_LATENCY_SAMPLES = 20;
@@ -227,6 +228,9 @@ public final class BenchCommand implements Callable<Integer> {
             if (selected.contains("shards")) {
                 runShards(connection, depthAndScaleJobs, out, results);
             }
+            if (selected.contains("modes")) {
+                runModes(ds, schema, sizes, out, results);
+            }
             for (String w : selected) {
                 if (!IMPLEMENTED.contains(w)) {
                     out.println("workload " + w + " is not implemented yet: no RESULT line");
@@ -371,6 +375,18 @@ public final class BenchCommand implements Callable<Integer> {
         results.addAll(new ShardsWorkload(connection.dataSource(),
                 shard -> url.jdbcUrl().replaceFirst("^(jdbc:[a-z]+://[^/]+/)[^?]*", "$1" + ShardsWorkload.databaseName(shard)),
                 url.user(), url.password()).run(shardCounts, jobs, concurrency, runs, out));
+    }
+
+    /** Issue 15, item 4: each execution mode's drain as a ratio to lease mode's, interleaved (ModesWorkload). */
+    private void runModes(DataSource ds, String schema, List<Integer> sizes, PrintWriter out, List<String> results)
+            throws Exception {
+        ModesWorkload modes = new ModesWorkload(ds, schema);
+        for (int n : sizes) {
+            out.printf(Locale.ROOT, "modes: drain of %,d no-op jobs in each execution mode, concurrency %d, interleaved...%n",
+                    n, concurrency);
+            out.flush();
+            results.add(modes.run(n, concurrency, runs, out));
+        }
     }
 
     private static String serverVersion(DataSource ds) throws Exception {
