@@ -22,6 +22,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -35,27 +36,31 @@ import javax.sql.DataSource;
  * crash at any point rolls the jobs back to available, with the handlers' writes.
  * <p>
  * One transaction may run a group of jobs, one after the other on this job thread: the claim,
- * the outcomes written and the commit are then paid once per group instead of once per job (five
- * round trips per job before; see docs/transactional-mode.md). Each job's writes stay atomic with
- * its own outcome: a handler that touches its connection runs after a savepoint of its own, taken
- * at its first call, and its outcome is written right after it, so a failure rolls back that job's
- * writes alone and is recorded in the same transaction. Handlers that never touch their connection
- * need neither: their outcomes are written together before the commit. The group's size adapts:
- * it doubles, up to {@link #MAX_GROUP}, while a full group's handlers take less than
- * {@link #GROUP_BUDGET_NANOS} together, halves when they take more, and drops to one after a lost
- * transaction; so slow handlers run one job per transaction, as they always did. Two-phase kinds
- * (one prepared transaction per job) and kinds with a server-side timeout (a transaction-wide
- * setting) always run alone.
+ * the outcomes' write and the commit are then paid once per group instead of once per job (see
+ * docs/transactional-mode.md for the round trips). Only kinds whose handlers leave their connection
+ * alone are grouped: a kind becomes groupable after {@link #QUIET_RUNS_TO_GROUP} jobs in a row ran
+ * without touching it, and is never grouped again once one did. A handler that writes takes row
+ * locks, and two transactions each holding several handlers' locks could deadlock where one job
+ * per transaction never does (TransactionalModeTest's transfers lock accounts in id order per job,
+ * not across jobs); so every job whose handler writes keeps a transaction of its own, exactly as
+ * before. Its savepoint is taken at the handler's first call on its connection, so a handler that
+ * never touches it costs none.
+ * <p>
+ * A group's size adapts: it doubles, up to {@link #MAX_GROUP}, while a full group's handlers take
+ * less than half of {@link #GROUP_BUDGET_NANOS} together, halves when they take more than it, and
+ * drops to one after a lost transaction. Two-phase kinds (one prepared transaction per job) and
+ * kinds with a server-side timeout (a transaction-wide setting) always run alone.
  */
 final class TransactionalRunner {
 
     private static final Logger log = LoggerFactory.getLogger(TransactionalRunner.class);
 
-    /**
-     * Most jobs in one transaction. Each job that writes takes a savepoint, a subtransaction on
-     * PostgreSQL, whose per-backend cache holds 64 before every snapshot of the server slows down.
-     */
+    /** Most jobs in one transaction: a crash or a lost connection sends at most this many back. */
     static final int MAX_GROUP = 32;
+    /** Jobs of a kind that ran in a row without touching their connection before the kind is grouped. */
+    static final int QUIET_RUNS_TO_GROUP = 100;
+    /** A kind one of whose handlers touched its connection: never grouped again. */
+    private static final int TOUCHED = -1;
     /**
      * A group grows while its handlers take less than this together: a handler's writes wait at
      * most about this long for the commit, and jobs claimed behind a handler wait for it.
@@ -72,9 +77,12 @@ final class TransactionalRunner {
     private final Map<String, RegisteredKind> kinds;
     private final String workerId;
     private final String queue;
-    /** The kinds of this queue claimed in groups. */
-    private final Set<String> groupedKinds;
-    /** The kinds of this queue claimed one job per transaction: two-phase kinds, kinds with a server-side timeout. */
+    /**
+     * For each kind that may be grouped: how many of its jobs in a row ran without touching their
+     * connection (grouped from {@link #QUIET_RUNS_TO_GROUP} on), or {@link #TOUCHED}.
+     */
+    private final Map<String, AtomicInteger> quietRuns;
+    /** The kinds of this queue always claimed one job per transaction: two-phase kinds, kinds with a server-side timeout. */
     private final Set<String> aloneKinds;
     /** Writes the handler's reports in the job's transaction, with its outcome. */
     private final ReportWriter reports;
@@ -105,7 +113,9 @@ final class TransactionalRunner {
             boolean prepares = registered != null && registered.mode().preparesTransaction();
             (serverTimeout || prepares ? alone : grouped).add(kind);
         }
-        this.groupedKinds = Set.copyOf(grouped);
+        Map<String, AtomicInteger> quiet = new TreeMap<>();
+        grouped.forEach(k -> quiet.put(k, new AtomicInteger()));
+        this.quietRuns = Map.copyOf(quiet);
         this.aloneKinds = Set.copyOf(alone);
     }
 
@@ -122,15 +132,31 @@ final class TransactionalRunner {
      * transactions, runs them there and commits. Returns false when there was nothing to claim.
      */
     boolean runOne() {
+        Set<String> grouped = new TreeSet<>();
+        Set<String> alone = new TreeSet<>(aloneKinds);
+        quietRuns.forEach((kind, runs) -> (runs.get() >= QUIET_RUNS_TO_GROUP ? grouped : alone).add(kind));
         boolean ran = false;
-        if (!groupedKinds.isEmpty()) {
+        if (!grouped.isEmpty()) {
             int size = groupSize.get();
-            ran = run(c -> claimer.claimTransactional(c, queue, groupedKinds, size), size);
+            ran = run(c -> claimer.claimTransactional(c, queue, grouped, size), size);
         }
-        if (!aloneKinds.isEmpty()) {
-            ran |= run(c -> claimer.claimTransactional(c, queue, aloneKinds, 1), 0);
+        if (!alone.isEmpty()) {
+            ran |= run(c -> claimer.claimTransactional(c, queue, alone, 1), 0);
         }
         return ran;
+    }
+
+    /** Counts a job run towards its kind's grouping, or ends it for good when the job touched its connection. */
+    private void noteRun(String kind, boolean touched) {
+        AtomicInteger runs = quietRuns.get(kind);
+        if (runs == null) {
+            return;
+        }
+        if (touched) {
+            runs.set(TOUCHED);
+        } else {
+            runs.getAndUpdate(n -> n == TOUCHED || n >= QUIET_RUNS_TO_GROUP ? n : n + 1);
+        }
     }
 
     /**
@@ -309,6 +335,8 @@ final class TransactionalRunner {
                 }
                 group.ran.add(completion);
                 lastJob = execution.job();
+                // A workflow job's outcome advances its workflow, other rows than its own: as a write.
+                noteRun(claimed.kind(), beforeHandler[0] != null);
                 if (beforeHandler[0] == null) {
                     // Nothing of the handler's to keep or undo: its outcome waits for the others'.
                     flushReports(c, execution);
