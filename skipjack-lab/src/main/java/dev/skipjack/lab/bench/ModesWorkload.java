@@ -88,13 +88,13 @@ public final class ModesWorkload {
         Map<Mode, double[]> rates = new EnumMap<>(Mode.class);
         modes.forEach(m -> rates.put(m, new double[runs]));
         for (int r = 0; r < runs; r++) {
-            out.printf(Locale.ROOT, "modes round %d/%d, N=%,d:", r + 1, runs, jobs);
+            // One line per round, printed whole: the workers' log lines would otherwise split it.
+            StringBuilder round = new StringBuilder(String.format(Locale.ROOT, "modes round %d/%d, N=%,d:", r + 1, runs, jobs));
             for (Mode mode : modes) {
                 rates.get(mode)[r] = drain(mode, jobs, concurrency);
-                out.printf(Locale.ROOT, " %s %,.0f/s", mode.key(), rates.get(mode)[r]);
-                out.flush();
+                round.append(String.format(Locale.ROOT, " %s %,.0f/s", mode.key(), rates.get(mode)[r]));
             }
-            out.println();
+            out.println(round);
             out.flush();
         }
         double lease = Median.of(rates.get(Mode.LEASE));
