@@ -299,7 +299,9 @@ final class TransactionalRunner {
     private Ended runInTransaction(Connection c, Group group) throws SQLException {
         boolean alone = group.jobs.size() == 1;
         ClaimedJob claimedAlone = alone ? group.jobs.get(0) : null;
-        boolean prepared = alone && kinds.get(claimedAlone.kind()).mode().preparesTransaction();
+        // A job of a kind this process does not run (Skipjack.runJob) is failed by the executor, not here.
+        RegisteredKind aloneKind = alone ? kinds.get(claimedAlone.kind()) : null;
+        boolean prepared = aloneKind != null && aloneKind.mode().preparesTransaction();
         /* Outcomes of handlers that never touched their connection: written together before the commit. */
         List<Completion> together = new ArrayList<>();
         List<Completion> committed = new ArrayList<>(group.jobs.size());
@@ -369,7 +371,7 @@ final class TransactionalRunner {
                 c.commit();
                 return Ended.committed(committed);
             }
-            Exception externalFailure = kinds.get(claimedAlone.kind()).mode().commit(c, lastJob, sql);
+            Exception externalFailure = aloneKind.mode().commit(c, lastJob, sql);
             if (externalFailure != null) {
                 return Ended.lost(List.of(translator.fromFailure(claimedAlone, "ExternalCallFailed",
                         "the external call failed, the prepared work was rolled back: "
