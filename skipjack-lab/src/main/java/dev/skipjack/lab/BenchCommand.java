@@ -13,6 +13,7 @@ import dev.skipjack.lab.bench.FreshJvm;
 import dev.skipjack.lab.bench.FreshRounds;
 import dev.skipjack.lab.bench.IdleLatency;
 import dev.skipjack.lab.bench.Median;
+import dev.skipjack.lab.bench.ModesWorkload;
 import dev.skipjack.lab.bench.PickupLatency;
 import dev.skipjack.lab.bench.RawCeiling;
 import dev.skipjack.lab.bench.ScaleWorkload;
@@ -61,7 +62,7 @@ public final class BenchCommand implements Callable<Integer> {
 
     private static final String DEFAULT_SCHEMA = "skipjack_bench";
     static final List<String> IMPLEMENTED = List.of("ceiling", "drain", "latency", "stream", "depth", "scale", "soak", "burst",
-            "shards", "memory");
+            "shards", "memory", "modes");
     /** What --quick runs: the workloads that fit in two minutes. */
     static final List<String> QUICK = List.of("ceiling", "drain", "latency");
     /** Soak rate when neither --soak-rate nor a stream result of the same run gives one. */
@@ -69,7 +70,7 @@ public final class BenchCommand implements Callable<Integer> {
     /** depth and scale drain this many jobs (or the first --jobs size). */
     private static final int DEPTH_AND_SCALE_JOBS = 20_000;
     static final List<String> ALL = List.of("ceiling", "drain", "latency", "stream", "depth", "scale", "soak", "burst",
-            "shards", "memory");
+            "shards", "memory", "modes");
     /** Connections beyond the ceiling's threads: fetcher, completer, heartbeat, maintenance, listener, producer. */
     private static final int POOL_HEADROOM = 8;
     private static final int POLLING_LATENCY_SAMPLES = 20;
@@ -259,6 +260,9 @@ public final class BenchCommand implements Callable<Integer> {
             }
             if (selected.contains("memory")) {
                 runMemory(connection, schema, out, results);
+            }
+            if (selected.contains("modes")) {
+                runModes(ds, schema, sizes, out, results);
             }
             for (String w : selected) {
                 if (!IMPLEMENTED.contains(w)) {
@@ -553,6 +557,18 @@ public final class BenchCommand implements Callable<Integer> {
         results.addAll(new ShardsWorkload(connection.dataSource(),
                 shard -> url.jdbcUrl().replaceFirst("^(jdbc:[a-z]+://[^/]+/)[^?]*", "$1" + ShardsWorkload.databaseName(shard)),
                 url.user(), url.password()).run(shardCounts, jobs, concurrency, runs, out));
+    }
+
+    /** Issue 15, item 4: each execution mode's drain as a ratio to lease mode's, interleaved (ModesWorkload). */
+    private void runModes(DataSource ds, String schema, List<Integer> sizes, PrintWriter out, List<String> results)
+            throws Exception {
+        ModesWorkload modes = new ModesWorkload(ds, schema);
+        for (int n : sizes) {
+            out.printf(Locale.ROOT, "modes: drain of %,d no-op jobs in each execution mode, concurrency %d, interleaved...%n",
+                    n, concurrency);
+            out.flush();
+            results.add(modes.run(n, concurrency, runs, out));
+        }
     }
 
     private static String serverVersion(DataSource ds) throws Exception {

@@ -41,6 +41,30 @@ class SkipjackLabTest {
     }
 
     @Test
+    void benchModesReportsEachExecutionModeAsARatioToLeaseMode() {
+        int exitCode = execute("bench", "--workloads", "modes", "--jobs", "1000", "--runs", "1");
+
+        assertThat(exitCode).as("exit code; output:%n%s%n%s", out, err).isZero();
+        String[] lines = out.toString().strip().split("\\R");
+        assertThat(lines[lines.length - 1]).matches("RESULT workload=modes jobs=1000 concurrency=8 runs=1 lease_per_s=[0-9]+"
+                + " transactional_per_s=[0-9]+ ratio_transactional_to_lease=[0-9.]+"
+                + " transactional_insert_per_s=[0-9]+ ratio_transactional_insert_to_lease=[0-9.]+"
+                + " two_phase_per_s=[0-9]+ ratio_two_phase_to_lease=[0-9.]+");
+    }
+
+    @Test
+    void benchModesOnSqliteSkipsTwoPhaseWithTheReason(@TempDir Path dir) {
+        int exitCode = execute("bench", "--url", "jdbc:sqlite:" + dir.resolve("bench.db"), "--workloads", "modes",
+                "--jobs", "500", "--runs", "1");
+
+        assertThat(exitCode).as("exit code; output:%n%s%n%s", out, err).isZero();
+        assertThat(out.toString()).contains("modes: two-phase skipped: ").contains("PostgreSQL only");
+        String[] lines = out.toString().strip().split("\\R");
+        assertThat(lines[lines.length - 1]).startsWith("RESULT workload=modes jobs=500 ")
+                .contains(" ratio_transactional_to_lease=").endsWith(" two_phase_per_s=none ratio_two_phase_to_lease=none");
+    }
+
+    @Test
     void benchStreamEndsWithAResultLineForItsSteps() {
         int exitCode = execute("bench", "--workloads", "stream", "--stream-seconds", "2", "--stream-rates", "100,200");
 

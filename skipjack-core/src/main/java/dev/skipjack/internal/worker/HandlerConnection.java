@@ -6,12 +6,17 @@ import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The connection a transactional handler gets: the job's own, minus the calls that would end or
  * detach the job's transaction behind Skipjack's back (commit, rollback of the whole transaction,
  * auto-commit, close). A handler that committed would make its writes permanent without the job's
  * completion; one that rolled back would undo the claim itself.
+ * <p>
+ * Its first call, whatever it is, runs {@code beforeFirstUse} first: the runner takes the job's
+ * savepoint there, so a handler that never touches its connection costs no savepoint, and one that
+ * does has every statement it sends (also through {@code unwrap} or {@code getMetaData()}) after it.
  */
 final class HandlerConnection {
 
@@ -20,9 +25,19 @@ final class HandlerConnection {
     private HandlerConnection() {
     }
 
-    static Connection wrap(Connection jobTransaction) {
+    /** Work done before the handler's first call on its connection. */
+    @FunctionalInterface
+    interface FirstUse {
+        void run() throws SQLException;
+    }
+
+    static Connection wrap(Connection jobTransaction, FirstUse beforeFirstUse) {
+        AtomicBoolean used = new AtomicBoolean();
         InvocationHandler handler = (proxy, method, args) -> {
             String name = method.getName();
+            if (!isObjectMethod(name) && used.compareAndSet(false, true)) {
+                beforeFirstUse.run();
+            }
             boolean wholeRollback = name.equals("rollback") && (args == null || args.length == 0);
             if (REFUSED.contains(name) || wholeRollback) {
                 throw new SQLException("a transactional handler must not call Connection." + name
@@ -36,5 +51,10 @@ final class HandlerConnection {
         };
         return (Connection) Proxy.newProxyInstance(Connection.class.getClassLoader(), new Class<?>[]{Connection.class},
                 handler);
+    }
+
+    /** Methods of Object (a log line printing the connection) are not a use of the transaction. */
+    private static boolean isObjectMethod(String name) {
+        return name.equals("toString") || name.equals("hashCode") || name.equals("equals");
     }
 }

@@ -1,6 +1,7 @@
 package dev.skipjack.internal.worker;
 
 import dev.skipjack.internal.sql.ConnectionHints;
+import dev.skipjack.Job;
 import dev.skipjack.KindOptions;
 import dev.skipjack.internal.claim.ClaimedJob;
 import dev.skipjack.internal.claim.JobClaimer;
@@ -17,21 +18,54 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Savepoint;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import javax.sql.DataSource;
 
 /**
- * A job's whole path in transactional mode (F-4), for one queue: claims one job inside a new
- * transaction, has the {@link JobExecutor} run it on that transaction, writes its outcome in the
- * same transaction and commits through the kind's execution mode (plain commit, or prepare, call
- * and commit for two-phase kinds). The claim becomes visible only with the outcome, so a crash at
- * any point rolls the job back to available, with the handler's writes.
+ * A job's whole path in transactional mode (F-4), for one queue: claims jobs inside a new
+ * transaction, has the {@link JobExecutor} run each on that transaction, writes their outcomes in
+ * the same transaction and commits through the kind's execution mode (plain commit, or prepare,
+ * call and commit for two-phase kinds). The claims become visible only with the outcomes, so a
+ * crash at any point rolls the jobs back to available, with the handlers' writes.
+ * <p>
+ * One transaction may run a group of jobs, one after the other on this job thread: the claim,
+ * the outcomes' write and the commit are then paid once per group instead of once per job (see
+ * docs/transactional-mode.md for the round trips). Only kinds whose handlers leave their connection
+ * alone are grouped: a kind becomes groupable after {@link #QUIET_RUNS_TO_GROUP} jobs in a row ran
+ * without touching it, and is never grouped again once one did. A handler that writes takes row
+ * locks, and two transactions each holding several handlers' locks could deadlock where one job
+ * per transaction never does (TransactionalModeTest's transfers lock accounts in id order per job,
+ * not across jobs); so every job whose handler writes keeps a transaction of its own, exactly as
+ * before. Its savepoint is taken at the handler's first call on its connection, so a handler that
+ * never touches it costs none.
+ * <p>
+ * A group's size adapts: it doubles, up to {@link #MAX_GROUP}, while a full group's handlers take
+ * less than half of {@link #GROUP_BUDGET_NANOS} together, halves when they take more than it, and
+ * drops to one after a lost transaction. Two-phase kinds (one prepared transaction per job) and
+ * kinds with a server-side timeout (a transaction-wide setting) always run alone.
  */
 final class TransactionalRunner {
 
     private static final Logger log = LoggerFactory.getLogger(TransactionalRunner.class);
+
+    /** Most jobs in one transaction: a crash or a lost connection sends at most this many back. */
+    static final int MAX_GROUP = 32;
+    /** Jobs of a kind that ran in a row without touching their connection before the kind is grouped. */
+    static final int QUIET_RUNS_TO_GROUP = 100;
+    /** A kind one of whose handlers touched its connection: never grouped again. */
+    private static final int TOUCHED = -1;
+    /**
+     * A group grows while its handlers take less than this together: a handler's writes wait at
+     * most about this long for the commit, and jobs claimed behind a handler wait for it.
+     */
+    static final long GROUP_BUDGET_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
 
     private final DataSource dataSource;
     private final SqlStatements sql;
@@ -43,10 +77,17 @@ final class TransactionalRunner {
     private final Map<String, RegisteredKind> kinds;
     private final String workerId;
     private final String queue;
-    /** The kinds of this queue claimed inside their job's transaction. */
-    private final Set<String> transactionalKinds;
+    /**
+     * For each kind that may be grouped: how many of its jobs in a row ran without touching their
+     * connection (grouped from {@link #QUIET_RUNS_TO_GROUP} on), or {@link #TOUCHED}.
+     */
+    private final Map<String, AtomicInteger> quietRuns;
+    /** The kinds of this queue always claimed one job per transaction: two-phase kinds, kinds with a server-side timeout. */
+    private final Set<String> aloneKinds;
     /** Writes the handler's reports in the job's transaction, with its outcome. */
     private final ReportWriter reports;
+    /** Jobs the next group claims; shared by the queue's job threads, a heuristic, so races do not matter. */
+    private final AtomicInteger groupSize = new AtomicInteger(1);
 
     TransactionalRunner(DataSource dataSource, SqlStatements sql, JobClaimer claimer, CompletionWriter writer,
                         ExecutionTracker tracker, OutcomeTranslator translator, JobExecutor executor,
@@ -62,8 +103,20 @@ final class TransactionalRunner {
         this.kinds = kinds;
         this.workerId = workerId;
         this.queue = queue;
-        this.transactionalKinds = Set.copyOf(transactionalKinds);
         this.reports = reports;
+        Set<String> grouped = new TreeSet<>();
+        Set<String> alone = new TreeSet<>();
+        for (String kind : transactionalKinds) {
+            RegisteredKind registered = kinds.get(kind);
+            boolean serverTimeout = registered != null && registered.options().timeout() != null
+                    && sql.dialect().supports(Capability.STATEMENT_TIMEOUT);
+            boolean prepares = registered != null && registered.mode().preparesTransaction();
+            (serverTimeout || prepares ? alone : grouped).add(kind);
+        }
+        Map<String, AtomicInteger> quiet = new TreeMap<>();
+        grouped.forEach(k -> quiet.put(k, new AtomicInteger()));
+        this.quietRuns = Map.copyOf(quiet);
+        this.aloneKinds = Set.copyOf(alone);
     }
 
     /** The handler's progress and log lines, written in the job's transaction just before its outcome. */
@@ -75,11 +128,35 @@ final class TransactionalRunner {
     }
 
     /**
-     * Transactional mode: claims at most one job in a new transaction, runs it there and commits.
-     * Returns false when there was nothing to claim.
+     * Transactional mode: claims a group of jobs (and at most one of a kind that runs alone) in new
+     * transactions, runs them there and commits. Returns false when there was nothing to claim.
      */
     boolean runOne() {
-        return run(c -> claimer.claimTransactional(c, queue, transactionalKinds, 1));
+        Set<String> grouped = new TreeSet<>();
+        Set<String> alone = new TreeSet<>(aloneKinds);
+        quietRuns.forEach((kind, runs) -> (runs.get() >= QUIET_RUNS_TO_GROUP ? grouped : alone).add(kind));
+        boolean ran = false;
+        if (!grouped.isEmpty()) {
+            int size = groupSize.get();
+            ran = run(c -> claimer.claimTransactional(c, queue, grouped, size), size);
+        }
+        if (!alone.isEmpty()) {
+            ran |= run(c -> claimer.claimTransactional(c, queue, alone, 1), 0);
+        }
+        return ran;
+    }
+
+    /** Counts a job run towards its kind's grouping, or ends it for good when the job touched its connection. */
+    private void noteRun(String kind, boolean touched) {
+        AtomicInteger runs = quietRuns.get(kind);
+        if (runs == null) {
+            return;
+        }
+        if (touched) {
+            runs.set(TOUCHED);
+        } else {
+            runs.getAndUpdate(n -> n == TOUCHED || n >= QUIET_RUNS_TO_GROUP ? n : n + 1);
+        }
     }
 
     /**
@@ -88,18 +165,19 @@ final class TransactionalRunner {
      * Returns false when the job was not available.
      */
     boolean runJob(long id) {
-        return run(c -> claimer.claimJob(c, id));
+        return run(c -> claimer.claimJob(c, id), 0);
     }
 
-    /** How a run claims its job: at most one, inside the transaction of {@code c}. */
+    /** How a run claims its jobs, inside the transaction of {@code c}. */
     @FunctionalInterface
     private interface Claim {
         List<ClaimedJob> claim(Connection c) throws SQLException;
     }
 
-    private boolean run(Claim claim) {
-        ClaimedJob claimed = null;
-        Completion lost = null;
+    /** {@code grouped}: the group size asked for, which the run then adapts; 0 for a claim that runs alone. */
+    private boolean run(Claim claim, int grouped) {
+        Group group = null;
+        List<Completion> lost = List.of();
         try (Connection c = dataSource.getConnection()) {
             c.setAutoCommit(false);
             Ended ended = null;
@@ -109,123 +187,236 @@ final class TransactionalRunner {
                     c.commit();
                     return false;
                 }
-                claimed = jobs.get(0);
-                ended = runInTransaction(c, claimed);
+                group = new Group(jobs);
+                ended = runInTransaction(c, group);
                 lost = ended.lost();
             } catch (Throwable t) {
                 rollbackQuietly(c);
-                if (claimed != null) {
-                    lost = translator.fromFailure(claimed, "TransactionLost",
-                            "the job's transaction was lost before it committed: " + OutcomeTranslator.messageOf(t), t,
-                            executor.kindOptions(claimed), workerId);
+                if (group != null) {
+                    lost = group.lostToFailure(t);
                 }
             } finally {
                 // Only now: with a transaction still open, setAutoCommit(true) would commit it.
                 resetQuietly(c);
             }
-            if (ended != null && ended.committed() != null) {
+            if (ended != null && !ended.committed().isEmpty()) {
                 // A keyed job's end admits its key's next job (F-12, F-13), on this connection,
                 // now in auto-commit: a second connection could wait on a pool this runner holds.
-                writer.afterCommit(c, List.of(ended.committed()));
+                writer.afterCommit(c, ended.committed());
             }
         } catch (Throwable t) {
             log.warn("transactional job on queue {} rolled back: {}", queue, t.toString());
             ConnectionHints.note(sql.dialect(), t);
         }
-        if (lost != null) {
-            recordLostAttempt(lost);
+        if (grouped > 0 && group != null) {
+            adaptGroupSize(grouped, group, lost.isEmpty());
+        }
+        for (Completion l : lost) {
+            recordLostAttempt(l);
         }
         return true;
     }
 
     /**
-     * What became of a job run in its transaction: {@code committed} is the completion that
-     * committed with it (null when none did), {@code lost} the completion to record for a
-     * transaction that was lost (null when there is none).
+     * Doubles the next group while full groups finish within the budget, halves it when a group
+     * took longer, and starts again from one after a lost transaction.
      */
-    private record Ended(Completion committed, Completion lost) {
-        static final Ended NOTHING = new Ended(null, null);
-
-        static Ended committed(Completion completion) {
-            return new Ended(completion, null);
-        }
-
-        static Ended lost(Completion completion) {
-            return new Ended(null, completion);
+    private void adaptGroupSize(int asked, Group group, boolean committed) {
+        if (!committed) {
+            groupSize.set(1);
+        } else if (group.handlerNanos > GROUP_BUDGET_NANOS) {
+            groupSize.set(Math.max(1, asked / 2));
+        } else if (group.jobs.size() == asked && group.handlerNanos * 2 <= GROUP_BUDGET_NANOS) {
+            groupSize.set(Math.min(MAX_GROUP, asked * 2));
         }
     }
 
     /**
-     * Runs one claimed job in its transaction and commits; says which completion committed, or
-     * which to record for a transaction that was lost (neither when shutdown took the job over).
+     * What became of jobs run in their transaction: {@code committed} the completions that committed
+     * with it, {@code lost} the completions to record for a transaction that was lost.
      */
-    private Ended runInTransaction(Connection c, ClaimedJob claimed) throws SQLException {
-        Execution execution = tracker.start(claimed.queue(), claimed.id(), claimed.attempt(), true, Long.MAX_VALUE);
-        execution.bindConnection(c);
-        try {
-            Savepoint beforeHandler = c.setSavepoint();
-            KindOptions options = executor.kindOptions(claimed);
-            // Without a transaction-scoped server timeout the interrupt and watchdog enforce it alone.
-            if (options.timeout() != null && sql.dialect().supports(Capability.STATEMENT_TIMEOUT)) {
-                try (PreparedStatement ps = c.prepareStatement(sql.get("set_statement_timeout"))) {
-                    ps.setString(1, Long.toString(Math.max(1, options.timeout().toMillis())));
-                    ps.execute();
+    private record Ended(List<Completion> committed, List<Completion> lost) {
+        static final Ended NOTHING = new Ended(List.of(), List.of());
+
+        static Ended committed(List<Completion> completions) {
+            return new Ended(completions, List.of());
+        }
+
+        static Ended lost(List<Completion> completions) {
+            return new Ended(List.of(), completions);
+        }
+    }
+
+    /** The jobs of one transaction and what became of those that ran. */
+    private final class Group {
+        final List<ClaimedJob> jobs;
+        /** The outcome of each job whose handler ran, in order. */
+        final List<Completion> ran = new ArrayList<>();
+        long handlerNanos;
+
+        Group(List<ClaimedJob> jobs) {
+            this.jobs = jobs;
+        }
+
+        /**
+         * The lost attempts of a transaction that rolled back: every job whose handler ran counts
+         * one ({@code failing}, when given, is that job's own outcome); jobs not started yet are
+         * simply available again, their attempt unchanged.
+         */
+        List<Completion> lost(Completion failing, String errorClass, String message, Throwable cause) {
+            List<Completion> out = new ArrayList<>(ran.size());
+            for (Completion c : ran) {
+                if (failing != null && c.id() == failing.id()) {
+                    out.add(failing);
+                    continue;
+                }
+                ClaimedJob claimed = claimedOf(c);
+                out.add(translator.fromFailure(claimed, errorClass, message, cause, executor.kindOptions(claimed), workerId));
+            }
+            return out;
+        }
+
+        List<Completion> lostToFailure(Throwable t) {
+            return lost(null, "TransactionLost",
+                    "the job's transaction was lost before it committed: " + OutcomeTranslator.messageOf(t), t);
+        }
+
+        private ClaimedJob claimedOf(Completion c) {
+            for (ClaimedJob j : jobs) {
+                if (j.id() == c.id()) {
+                    return j;
                 }
             }
-            Completion completion = executor.execute(claimed, execution, HandlerConnection.wrap(c));
-            if (!execution.settle()) {
-                // Shutdown took this execution over; roll back so the job is available at once.
-                c.rollback();
-                return Ended.NOTHING;
-            }
-            // Completed (with or without an output): the handler's writes commit with it.
-            if (completion.isCompleted()) {
-                boolean prepared = kinds.get(claimed.kind()).mode().preparesTransaction();
-                try {
-                    flushReports(c, execution);
-                    if (writer.write(c, List.of(completion), !prepared) != 1) {
-                        throw new SQLException("the job's claim is no longer in its transaction");
-                    }
-                } catch (SQLException e) {
-                    // The handler left its transaction unusable (e.g. it swallowed a failed
-                    // statement): count the attempt as failed instead of retrying it for free forever.
-                    completion = translator.fromFailure(claimed, "TransactionAborted",
-                            "the handler's transaction could not complete the job: " + e.getMessage(), e, options,
-                            workerId);
-                }
-            }
-            if (!completion.isCompleted()) {
-                try {
-                    // Only a completed job keeps the handler's writes.
-                    c.rollback(beforeHandler);
-                    flushReports(c, execution);
-                    writer.write(c, List.of(completion));
-                } catch (SQLException e) {
-                    c.rollback();
-                    return Ended.lost(completion);
-                }
-            }
+            throw new IllegalStateException("job " + c.id() + " is not in its group");
+        }
+    }
+
+    /**
+     * Runs the claimed jobs in their transaction, one after the other, and commits; says which
+     * completions committed, or which to record for a transaction that was lost (neither when
+     * shutdown took a job over).
+     */
+    private Ended runInTransaction(Connection c, Group group) throws SQLException {
+        boolean alone = group.jobs.size() == 1;
+        ClaimedJob claimedAlone = alone ? group.jobs.get(0) : null;
+        // A job of a kind this process does not run (Skipjack.runJob) is failed by the executor, not here.
+        RegisteredKind aloneKind = alone ? kinds.get(claimedAlone.kind()) : null;
+        boolean prepared = aloneKind != null && aloneKind.mode().preparesTransaction();
+        /* Outcomes of handlers that never touched their connection: written together before the commit. */
+        List<Completion> together = new ArrayList<>();
+        List<Completion> committed = new ArrayList<>(group.jobs.size());
+        Job<Object> lastJob = null;
+        for (ClaimedJob claimed : group.jobs) {
+            Execution execution = tracker.start(claimed.queue(), claimed.id(), claimed.attempt(), true, Long.MAX_VALUE);
+            execution.bindConnection(c);
             try {
-                if (!completion.isCompleted()) {
-                    // Only the outcome is kept: no handler work to prepare, no external call to make.
-                    c.commit();
-                    return Ended.committed(completion);
+                KindOptions options = executor.kindOptions(claimed);
+                // Without a transaction-scoped server timeout the interrupt and watchdog enforce it alone.
+                if (options.timeout() != null && sql.dialect().supports(Capability.STATEMENT_TIMEOUT)) {
+                    try (PreparedStatement ps = c.prepareStatement(sql.get("set_statement_timeout"))) {
+                        ps.setString(1, Long.toString(Math.max(1, options.timeout().toMillis())));
+                        ps.execute();
+                    }
                 }
-                Exception externalFailure = kinds.get(claimed.kind()).mode().commit(c, execution.job(), sql);
-                if (externalFailure != null) {
-                    return Ended.lost(translator.fromFailure(claimed, "ExternalCallFailed",
-                            "the external call failed, the prepared work was rolled back: "
-                                    + OutcomeTranslator.messageOf(externalFailure), externalFailure, options,
-                            workerId));
+                Savepoint[] beforeHandler = new Savepoint[1];
+                if (claimed.workflowId() != null) {
+                    // A workflow job's parents' outputs are read on the transaction before its handler runs.
+                    beforeHandler[0] = c.setSavepoint();
                 }
-            } catch (SQLException e) {
-                return Ended.lost(translator.fromFailure(claimed, "CommitFailed",
-                        "the job's transaction failed to commit: " + e.getMessage(), e, options, workerId));
+                long startedAt = System.nanoTime();
+                Completion completion = executor.execute(claimed, execution, HandlerConnection.wrap(c, () -> {
+                    if (beforeHandler[0] == null) {
+                        beforeHandler[0] = c.setSavepoint();
+                    }
+                }));
+                group.handlerNanos += System.nanoTime() - startedAt;
+                if (!execution.settle()) {
+                    // Shutdown took this execution over; roll back so the jobs are available at once.
+                    c.rollback();
+                    return Ended.NOTHING;
+                }
+                group.ran.add(completion);
+                lastJob = execution.job();
+                // A workflow job's outcome advances its workflow, other rows than its own: as a write.
+                noteRun(claimed.kind(), beforeHandler[0] != null);
+                if (beforeHandler[0] == null) {
+                    // Nothing of the handler's to keep or undo: its outcome waits for the others'.
+                    flushReports(c, execution);
+                    together.add(completion);
+                    continue;
+                }
+                Completion written = writeAfterSavepoint(c, claimed, execution, completion, beforeHandler[0], options,
+                        prepared);
+                if (written == null) {
+                    c.rollback();
+                    return Ended.lost(group.lost(completion, "TransactionLost", "the job's transaction was given up:"
+                            + " another job of it could not record its outcome", null));
+                }
+                group.ran.set(group.ran.size() - 1, written);
+                committed.add(written);
+            } finally {
+                execution.bindConnection(null);
+                tracker.finish(execution);
             }
-            return Ended.committed(completion);
-        } finally {
-            execution.bindConnection(null);
-            tracker.finish(execution);
+        }
+        if (!together.isEmpty() && writer.write(c, together, !prepared) != together.size()) {
+            // Something undid a claim of this transaction (e.g. the database rolled it back after
+            // a deadlock a handler swallowed): nothing of it may commit.
+            throw new SQLException("the jobs' claims are no longer in their transaction");
+        }
+        committed.addAll(together);
+        try {
+            if (!prepared || !committed.get(0).isCompleted()) {
+                // Only the outcomes are kept, or a plain commit: no handler work to prepare, no external call to make.
+                c.commit();
+                return Ended.committed(committed);
+            }
+            Exception externalFailure = aloneKind.mode().commit(c, lastJob, sql);
+            if (externalFailure != null) {
+                return Ended.lost(List.of(translator.fromFailure(claimedAlone, "ExternalCallFailed",
+                        "the external call failed, the prepared work was rolled back: "
+                                + OutcomeTranslator.messageOf(externalFailure), externalFailure,
+                        executor.kindOptions(claimedAlone), workerId)));
+            }
+        } catch (SQLException e) {
+            return Ended.lost(group.lost(null, "CommitFailed", "the job's transaction failed to commit: " + e.getMessage(), e));
+        }
+        return Ended.committed(committed);
+    }
+
+    /**
+     * Writes the outcome of a job whose handler ran after its own savepoint: a completed job keeps
+     * the handler's writes; any other outcome, or a completion the transaction can no longer take,
+     * rolls back to the savepoint and records the failure. Returns the outcome written, or null
+     * when even that failed and the transaction must be given up.
+     */
+    private Completion writeAfterSavepoint(Connection c, ClaimedJob claimed, Execution execution, Completion completion,
+                                           Savepoint beforeHandler, KindOptions options, boolean prepared) {
+        if (completion.isCompleted()) {
+            try {
+                flushReports(c, execution);
+                if (writer.write(c, List.of(completion), !prepared) != 1) {
+                    throw new SQLException("the job's claim is no longer in its transaction");
+                }
+                return completion;
+            } catch (SQLException e) {
+                // The handler left its transaction unusable (e.g. it swallowed a failed
+                // statement): count the attempt as failed instead of retrying it for free forever.
+                completion = translator.fromFailure(claimed, "TransactionAborted",
+                        "the handler's transaction could not complete the job: " + e.getMessage(), e, options,
+                        workerId);
+            }
+        }
+        try {
+            // Only a completed job keeps the handler's writes.
+            c.rollback(beforeHandler);
+            flushReports(c, execution);
+            if (writer.write(c, List.of(completion)) != 1) {
+                return null;
+            }
+            return completion;
+        } catch (SQLException e) {
+            return null;
         }
     }
 

@@ -81,7 +81,8 @@ public final class BenchTable {
 
     /**
      * The statement in {@code <dialect>/<name>.sql}, or else the shared {@code <name>.sql}, for this
-     * table: {@code {{jobs}}} is the quoted table, {@code {{prefix}}} its name's prefix (index names).
+     * table: {@code {{jobs}}} is the quoted table, {@code {{schema}}} its quoted schema,
+     * {@code {{prefix}}} its name's prefix (index names, the benchmark's own tables).
      */
     public String sql(String name) {
         String own = dialectDirectory() + "/" + name + ".sql";
@@ -93,6 +94,7 @@ public final class BenchTable {
             }
             return new String(in.readAllBytes(), StandardCharsets.UTF_8)
                     .replace("{{jobs}}", jobsTable)
+                    .replace("{{schema}}", jobsTable.substring(0, jobsTable.lastIndexOf('.')))
                     .replace("{{prefix}}", tablePrefix());
         } catch (IOException e) {
             throw new UncheckedIOException(e);

@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Function;
 import javax.sql.DataSource;
 
 /**
@@ -60,8 +61,17 @@ public final class SkipjackDrain {
     }
 
     public RawCeiling.Rates run(int jobs, int concurrency) throws Exception {
+        return run(jobs, handled -> client(concurrency, handled));
+    }
+
+    /**
+     * The same drain with a worker of the caller's making ({@code modes}: another execution mode's
+     * handler for the same kind); {@code client} gets the counter its handler must increment once
+     * per job.
+     */
+    public RawCeiling.Rates run(int jobs, Function<LongAdder, Skipjack> client) throws Exception {
         LongAdder handled = new LongAdder();
-        Skipjack skipjack = client(concurrency, handled);
+        Skipjack skipjack = client.apply(handled);
         Skipjack producer = workerDataSource == dataSource ? skipjack : producer(dataSource, schema);
         BenchTable table = new BenchTable(dataSource, skipjack);
         if (onlyOwnKind) {
