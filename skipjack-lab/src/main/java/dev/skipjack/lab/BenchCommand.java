@@ -307,6 +307,10 @@ public final class BenchCommand implements Callable<Integer> {
         PickupLatency latency = new PickupLatency(ds, new BenchTable(ds, Skipjack.builder(ds).schema(schema).build()),
                 url.jdbcUrl(), url.user(), url.password(), schema);
         List<PickupLatency.Mode> modes = PickupLatency.modesFor(backend);
+        if (backend != Backend.POSTGRESQL) {
+            out.println("latency: no LISTEN/NOTIFY on " + backend.productName() + ": a worker learns of another"
+                    + " process's jobs by polling, and of its own client's at once; no raw LISTEN/NOTIFY ceiling");
+        }
         Map<PickupLatency.Mode, double[][]> p = new java.util.EnumMap<>(PickupLatency.Mode.class);
         for (int r = 0; r < runs; r++) {
             for (PickupLatency.Mode mode : modes) {

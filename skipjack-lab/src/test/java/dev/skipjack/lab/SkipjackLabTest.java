@@ -28,16 +28,44 @@ class SkipjackLabTest {
     }
 
     @Test
-    void benchEndsWithOneResultLinePerWorkloadMeasuredAgainstTheCeiling() {
+    void benchEndsWithOneResultLinePerWorkloadMeasuredAgainstTheCeilingInFreshJvms() {
         int exitCode = execute("bench", "--workloads", "ceiling,drain,latency", "--jobs", "2000", "--runs", "1",
                 "--latency-samples", "5");
 
         assertThat(exitCode).as("exit code; output:%n%s%n%s", out, err).isZero();
+        assertThat(out.toString()).contains("ceiling and drain in a fresh JVM per phase, JVM flags: none");
+        assertFreshCeilingThenDrain(2000);
+        assertThat(result("workload=enqueue_latency")).matches("RESULT workload=enqueue_latency jvm=fresh samples=5"
+                + " first_call_ms=[0-9.]+ p50_ms=[0-9.]+ p99_ms=[0-9.]+ max_ms=[0-9.]+");
+        assertThat(result("workload=latency wakeup=notify")).matches("RESULT workload=latency wakeup=notify"
+                + " producer=other-process jvm=fresh runs=1 samples=5 p50_ms=[0-9.]+ p99_ms=[0-9.]+ max_ms=[0-9.]+"
+                + " ceiling_p50_ms=[0-9.]+ ceiling_p99_ms=[0-9.]+ ratio_p50=[0-9.]+");
+        assertThat(result("workload=latency wakeup=in-process")).matches("RESULT workload=latency wakeup=in-process"
+                + " producer=same-process jvm=fresh runs=1 samples=5 p50_ms=[0-9.]+ p99_ms=[0-9.]+ max_ms=[0-9.]+"
+                + " ceiling_p50_ms=[0-9.]+ ceiling_p99_ms=[0-9.]+ ratio_p50=[0-9.]+");
+        assertThat(result("workload=latency wakeup=poll")).matches("RESULT workload=latency wakeup=poll"
+                + " producer=other-process jvm=fresh runs=1 samples=5 p50_ms=[0-9.]+ p99_ms=[0-9.]+ max_ms=[0-9.]+");
+    }
+
+    @Test
+    void benchWarmMeasuresBothSidesInItsOwnJvm() {
+        int exitCode = execute("bench", "--jvm", "warm", "--workloads", "ceiling,drain,latency", "--jobs", "2000",
+                "--runs", "1", "--latency-samples", "5");
+
+        assertThat(exitCode).as("exit code; output:%n%s%n%s", out, err).isZero();
         String[] lines = out.toString().strip().split("\\R");
-        assertCeilingThenDrain(lines[lines.length - 4], lines[lines.length - 3], 2000);
+        assertWarmCeilingThenDrain(lines[lines.length - 4], lines[lines.length - 3], 2000);
         assertThat(lines[lines.length - 2]).matches(
                 "RESULT workload=latency wakeup=notify samples=5 p50_ms=[0-9.]+ p99_ms=[0-9.]+ max_ms=[0-9.]+");
         assertThat(lines[lines.length - 1]).startsWith("RESULT workload=latency wakeup=poll samples=5 ");
+    }
+
+    @Test
+    void benchRefusesAnUnknownJvmKind() {
+        int exitCode = execute("bench", "--jvm", "lukewarm", "--workloads", "ceiling");
+
+        assertThat(exitCode).isEqualTo(2);
+        assertThat(err.toString()).contains("--jvm must be fresh or warm, got 'lukewarm'");
     }
 
     @Test
@@ -173,24 +201,48 @@ class SkipjackLabTest {
     // only, and the PostgreSQL-only workloads skipped with their reason. MariaDB is the embedded one
     // of the core tests, or SKIPJACK_TEST_MARIADB_URL; SQLite a new file.
 
-    /** The ceiling's RESULT line, then the drain's with its ratios to it, of one round of {@code jobs}. */
-    private static void assertCeilingThenDrain(String ceiling, String drain, int jobs) {
-        assertThat(ceiling).matches(
-                "RESULT workload=ceiling jobs=" + jobs + " threads=8 batch=100 runs=1 enqueue_per_s=\\d+ process_per_s=\\d+");
-        assertThat(drain).matches("RESULT workload=drain jobs=" + jobs + " concurrency=8 runs=1"
-                + " enqueue_per_s=\\d+ enqueue_ratio_to_ceiling=\\d+\\.\\d\\d process_per_s=\\d+ ratio_to_ceiling=\\d+\\.\\d\\d");
+    /** The RESULT line that starts with {@code RESULT <prefix>}; fails when there is none. */
+    private String result(String prefix) {
+        return java.util.Arrays.stream(out.toString().split("\\R")).filter(l -> l.startsWith("RESULT " + prefix))
+                .findFirst().orElseThrow(() -> new AssertionError("no RESULT " + prefix + " line in:\n" + out));
     }
 
+    /** The fresh-JVM ceiling's RESULT line and the drain's, with their ratios and CPU per job, of one round. */
+    private void assertFreshCeilingThenDrain(int jobs) {
+        assertThat(result("workload=ceiling")).matches("RESULT workload=ceiling jobs=" + jobs + " threads=8 batch=100 runs=1"
+                + " jvm=fresh pool=10 enqueue_per_s=\\d+ process_per_s=\\d+ enqueue_cpu_us_per_job=[0-9.]+"
+                + " process_cpu_us_per_job=[0-9.]+");
+        assertThat(result("workload=drain")).matches("RESULT workload=drain jobs=" + jobs + " concurrency=8 runs=1 jvm=fresh"
+                + " enqueue_per_s=\\d+ ceiling_enqueue_per_s=\\d+ ratio_enqueue=\\d+\\.\\d\\d process_per_s=\\d+"
+                + " ceiling_process_per_s=\\d+ ratio_process=\\d+\\.\\d\\d ratio_to_ceiling=\\d+\\.\\d\\d"
+                + " enqueue_cpu_us_per_job=[0-9.]+ ceiling_enqueue_cpu_us_per_job=[0-9.]+ process_cpu_us_per_job=[0-9.]+"
+                + " ceiling_process_cpu_us_per_job=[0-9.]+");
+    }
+
+    /** The warm ceiling's RESULT line, then the drain's with its ratios to it, of one round of {@code jobs}. */
+    private static void assertWarmCeilingThenDrain(String ceiling, String drain, int jobs) {
+        assertThat(ceiling).matches(
+                "RESULT workload=ceiling jobs=" + jobs + " threads=8 batch=100 runs=1 enqueue_per_s=\\d+ process_per_s=\\d+");
+        assertThat(drain).matches("RESULT workload=drain jobs=" + jobs + " concurrency=8 runs=1 jvm=warm"
+                + " enqueue_per_s=\\d+ ceiling_enqueue_per_s=\\d+ ratio_enqueue=\\d+\\.\\d\\d process_per_s=\\d+"
+                + " ceiling_process_per_s=\\d+ ratio_process=\\d+\\.\\d\\d ratio_to_ceiling=\\d+\\.\\d\\d");
+    }
+
+    /**
+     * On MariaDB and SQLite: the ceiling in the backend's own SQL and the drain in fresh JVMs,
+     * pickup by polling (another process) and in process, the PostgreSQL-only workloads skipped.
+     */
     private void assertMeasuredAgainstItsOwnCeiling(String product) {
-        String[] lines = out.toString().strip().split("\\R");
         assertThat(out.toString()).contains("Database: " + product)
                 .contains("Skipping depth on " + product + ": it fills the table with generate_series")
                 .contains("latency: no LISTEN/NOTIFY on " + product)
                 .doesNotContain("RESULT workload=depth")
                 .doesNotContain("wakeup=notify");
-        assertCeilingThenDrain(lines[lines.length - 3], lines[lines.length - 2], 1000);
-        assertThat(lines[lines.length - 1]).matches(
-                "RESULT workload=latency wakeup=poll samples=3 p50_ms=[0-9.]+ p99_ms=[0-9.]+ max_ms=[0-9.]+");
+        assertFreshCeilingThenDrain(1000);
+        assertThat(result("workload=latency wakeup=poll")).matches("RESULT workload=latency wakeup=poll"
+                + " producer=other-process jvm=fresh runs=1 samples=3 p50_ms=[0-9.]+ p99_ms=[0-9.]+ max_ms=[0-9.]+");
+        assertThat(result("workload=latency wakeup=in-process")).matches("RESULT workload=latency wakeup=in-process"
+                + " producer=same-process jvm=fresh runs=1 samples=3 p50_ms=[0-9.]+ p99_ms=[0-9.]+ max_ms=[0-9.]+");
     }
 
     @Test
