@@ -44,15 +44,11 @@ public final class FreshJvm {
 
     public static void main(String[] argv) throws Exception {
         String phase = argv[0];
-        DatabaseUrl url = new DatabaseUrl(argv[1], argv[2].equals("-") ? null : argv[2],
-                System.getenv(ScaleWorker.PASSWORD_ENV));
         String schema = argv[3];
         int jobs = Integer.parseInt(argv[4]);
         int concurrency = Integer.parseInt(argv[5]);
-        PrintWriter err = new PrintWriter(new OutputStreamWriter(System.err, StandardCharsets.UTF_8), true);
-        try (DatabaseConnection connection = DatabaseConnection.open(Optional.of(url), POOL_SIZE, err)) {
+        try (DatabaseConnection connection = openPool(argv[1], argv[2])) {
             DataSource ds = connection.dataSource();
-            fillPool(ds);
             if (phase.equals("enqueue-latency")) {
                 System.out.println("FIELDS " + new EnqueueLatency(ds, schema).run(jobs).fields());
                 return;
@@ -85,7 +81,19 @@ public final class FreshJvm {
     }
 
     /** Opens every connection of the pool before the clock starts, as a long-running service has them. */
-    static void fillPool(DataSource ds) throws SQLException {
+    /**
+     * The pool of a fresh JVM on {@code jdbcUrl} as {@code user} ({@code -} for none; the password
+     * in {@link ScaleWorker#PASSWORD_ENV}), every connection opened. Says which database on stderr.
+     */
+    static DatabaseConnection openPool(String jdbcUrl, String user) throws SQLException {
+        DatabaseUrl url = new DatabaseUrl(jdbcUrl, user.equals("-") ? null : user, System.getenv(ScaleWorker.PASSWORD_ENV));
+        PrintWriter err = new PrintWriter(new OutputStreamWriter(System.err, StandardCharsets.UTF_8), true);
+        DatabaseConnection connection = DatabaseConnection.open(Optional.of(url), POOL_SIZE, err);
+        fillPool(connection.dataSource());
+        return connection;
+    }
+
+    private static void fillPool(DataSource ds) throws SQLException {
         List<Connection> held = new ArrayList<>();
         try {
             for (int i = 0; i < POOL_SIZE; i++) {

@@ -4,13 +4,10 @@ import dev.skipjack.JobKind;
 import dev.skipjack.Outcome;
 import dev.skipjack.Skipjack;
 import dev.skipjack.cli.DatabaseConnection;
-import dev.skipjack.cli.DatabaseUrl;
 import org.postgresql.PGConnection;
 
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
-import java.io.OutputStreamWriter;
-import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -19,7 +16,6 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import javax.sql.DataSource;
 
 /**
@@ -46,14 +42,10 @@ public final class PickupJvm {
 
     public static void main(String[] argv) throws Exception {
         String role = argv[0];
-        DatabaseUrl url = new DatabaseUrl(argv[1], argv[2].equals("-") ? null : argv[2],
-                System.getenv(ScaleWorker.PASSWORD_ENV));
         String schema = argv[3];
-        PrintWriter err = new PrintWriter(new OutputStreamWriter(System.err, StandardCharsets.UTF_8), true);
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-        try (DatabaseConnection connection = DatabaseConnection.open(Optional.of(url), FreshJvm.POOL_SIZE, err)) {
+        try (DatabaseConnection connection = FreshJvm.openPool(argv[1], argv[2])) {
             DataSource ds = connection.dataSource();
-            FreshJvm.fillPool(ds);
             if (role.equals("raw-listener")) {
                 rawListener(ds, schema, in);
                 return;
