@@ -301,6 +301,16 @@ public final class BenchCommand implements Callable<Integer> {
      * LISTEN/NOTIFY ceiling, then Skipjack with the producer in another process and in the same
      * process (and polling), alternated {@code --runs} times; medians of each mode's percentiles.
      */
+    /**
+     * Jobs a pickup mode enqueues: fewer where the worker polls (the poll mode, and another
+     * process's jobs without LISTEN/NOTIFY), since each waits up to a poll interval (1 s).
+     */
+    private int pickupSamples(PickupLatency.Mode mode, Backend backend) {
+        boolean polls = mode == PickupLatency.Mode.POLL
+                || (mode == PickupLatency.Mode.OTHER_PROCESS && backend != Backend.POSTGRESQL);
+        return polls ? Math.min(latencySamples, POLLING_LATENCY_SAMPLES) : latencySamples;
+    }
+
     private void runFreshLatency(DatabaseConnection connection, DataSource ds, String schema, Backend backend,
                                  PrintWriter out, List<String> results) throws Exception {
         DatabaseUrl url = connection.url();
@@ -314,8 +324,7 @@ public final class BenchCommand implements Callable<Integer> {
         Map<PickupLatency.Mode, double[][]> p = new java.util.EnumMap<>(PickupLatency.Mode.class);
         for (int r = 0; r < runs; r++) {
             for (PickupLatency.Mode mode : modes) {
-                // Polling waits up to a poll interval (1 s) per job: fewer samples tell enough.
-                int samples = mode == PickupLatency.Mode.POLL ? Math.min(latencySamples, POLLING_LATENCY_SAMPLES) : latencySamples;
+                int samples = pickupSamples(mode, backend);
                 IdleLatency.Percentiles got = latency.run(mode, samples, Duration.ofMillis(20));
                 double[][] m = p.computeIfAbsent(mode, k -> new double[3][runs]);
                 m[0][r] = got.p50();
@@ -344,7 +353,7 @@ public final class BenchCommand implements Callable<Integer> {
             StringBuilder line = new StringBuilder(String.format(Locale.ROOT,
                     "RESULT workload=latency wakeup=%s producer=%s jvm=fresh runs=%d samples=%d p50_ms=%.2f p99_ms=%.2f max_ms=%.2f",
                     wakeup, mode == PickupLatency.Mode.SAME_PROCESS ? "same-process" : "other-process", runs,
-                    mode == PickupLatency.Mode.POLL ? Math.min(latencySamples, POLLING_LATENCY_SAMPLES) : latencySamples,
+                    pickupSamples(mode, backend),
                     Median.of(m[0]), Median.of(m[1]), Median.of(m[2])));
             if (ceiling != null && mode != PickupLatency.Mode.POLL) {
                 line.append(String.format(Locale.ROOT, " ceiling_p50_ms=%.2f ceiling_p99_ms=%.2f ratio_p50=%.2f",
