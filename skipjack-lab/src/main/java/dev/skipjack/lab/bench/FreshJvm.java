@@ -32,7 +32,7 @@ import javax.sql.DataSource;
  * {@link EnqueueLatency} with {@code jobs} samples, printed as {@code FIELDS <RESULT fields>}.
  * The parent empties and fills the
  * table between phases. Arguments: phase jdbcUrl user(or -) schema jobs concurrency; the password
- * comes in {@link ScaleWorker#PASSWORD_ENV}.
+ * comes in {@link WorkerJvm#PASSWORD_ENV}.
  */
 public final class FreshJvm {
 
@@ -83,10 +83,10 @@ public final class FreshJvm {
     /** Opens every connection of the pool before the clock starts, as a long-running service has them. */
     /**
      * The pool of a fresh JVM on {@code jdbcUrl} as {@code user} ({@code -} for none; the password
-     * in {@link ScaleWorker#PASSWORD_ENV}), every connection opened. Says which database on stderr.
+     * in {@link WorkerJvm#PASSWORD_ENV}), every connection opened. Says which database on stderr.
      */
     static DatabaseConnection openPool(String jdbcUrl, String user) throws SQLException {
-        DatabaseUrl url = new DatabaseUrl(jdbcUrl, user.equals("-") ? null : user, System.getenv(ScaleWorker.PASSWORD_ENV));
+        DatabaseUrl url = new DatabaseUrl(jdbcUrl, user.equals("-") ? null : user, System.getenv(WorkerJvm.PASSWORD_ENV));
         PrintWriter err = new PrintWriter(new OutputStreamWriter(System.err, StandardCharsets.UTF_8), true);
         DatabaseConnection connection = DatabaseConnection.open(Optional.of(url), POOL_SIZE, err);
         fillPool(connection.dataSource());

@@ -118,15 +118,8 @@ public final class FreshRounds {
     /** Runs one phase in a new JVM and returns the first line it printed that starts with {@code prefix}. */
     private String lineOf(String phase, int jobs, int concurrency, Path logDir, String prefix)
             throws IOException, InterruptedException {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> command = new ArrayList<>(List.of(java));
-        command.addAll(jvmFlags);
-        command.addAll(List.of("-cp", System.getProperty("java.class.path"), FreshJvm.class.getName(), phase, jdbcUrl,
+        ProcessBuilder pb = WorkerJvm.java(FreshJvm.class, jvmFlags, password, List.of(phase, jdbcUrl,
                 user == null ? "-" : user, schema, Integer.toString(jobs), Integer.toString(concurrency)));
-        ProcessBuilder pb = new ProcessBuilder(command);
-        if (password != null) {
-            pb.environment().put(ScaleWorker.PASSWORD_ENV, password);
-        }
         Path log = logDir.resolve(phase + ".err");
         pb.redirectError(log.toFile());
         Process p = pb.start();

@@ -31,7 +31,7 @@ import javax.sql.DataSource;
  * and on each notification claim with the ceiling's statement and complete, nothing else;
  * {@code worker}, a Skipjack worker with the default configuration; {@code worker-poll}, the same
  * without LISTEN/NOTIFY; {@code worker-with-producer}, a Skipjack worker whose own client enqueues.
- * Arguments: role jdbcUrl user(or -) schema; the password in {@link ScaleWorker#PASSWORD_ENV}.
+ * Arguments: role jdbcUrl user(or -) schema; the password in {@link WorkerJvm#PASSWORD_ENV}.
  */
 public final class PickupJvm {
 

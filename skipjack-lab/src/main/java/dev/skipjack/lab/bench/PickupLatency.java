@@ -73,12 +73,8 @@ public final class PickupLatency {
         }
         table.empty();
         Path log = Files.createTempFile("skipjack-bench-pickup-", ".err");
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        ProcessBuilder pb = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
-                PickupJvm.class.getName(), mode.role, jdbcUrl, user == null ? "-" : user, schema);
-        if (password != null) {
-            pb.environment().put(ScaleWorker.PASSWORD_ENV, password);
-        }
+        ProcessBuilder pb = WorkerJvm.java(PickupJvm.class, List.of(), password,
+                List.of(mode.role, jdbcUrl, user == null ? "-" : user, schema));
         pb.redirectError(log.toFile());
         Process worker = pb.start();
         Arrivals started = new Arrivals();

@@ -28,12 +28,21 @@ record WorkerJvm(String jdbcUrl, String user, String schema, int concurrency) {
 
     /** The bench's side: the command that starts {@code main} with these JVM flags and further arguments. */
     ProcessBuilder command(Class<?> main, List<String> jvmFlags, String password, String... more) {
+        List<String> args = new ArrayList<>(List.of(jdbcUrl, user == null ? "-" : user, schema, Integer.toString(concurrency)));
+        args.addAll(List.of(more));
+        return java(main, jvmFlags, password, args);
+    }
+
+    /**
+     * A JVM of this JVM's {@code java} and class path running {@code main} with {@code jvmFlags} and
+     * {@code args}; the database password, when there is one, in {@link #PASSWORD_ENV}.
+     */
+    static ProcessBuilder java(Class<?> main, List<String> jvmFlags, String password, List<String> args) {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(jvmFlags);
-        command.addAll(List.of("-cp", System.getProperty("java.class.path"), main.getName(), jdbcUrl,
-                user == null ? "-" : user, schema, Integer.toString(concurrency)));
-        command.addAll(List.of(more));
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), main.getName()));
+        command.addAll(args);
         ProcessBuilder pb = new ProcessBuilder(command);
         if (password != null) {
             pb.environment().put(PASSWORD_ENV, password);
