@@ -43,6 +43,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import javax.sql.DataSource;
@@ -262,7 +263,7 @@ public final class BenchCommand implements Callable<Integer> {
                 runMemory(connection, schema, out, results);
             }
             if (selected.contains("modes")) {
-                runModes(ds, schema, sizes, out, results);
+                runModes(connection, schema, sizes, out, results);
             }
             for (String w : selected) {
                 if (!IMPLEMENTED.contains(w)) {
@@ -572,15 +573,24 @@ public final class BenchCommand implements Callable<Integer> {
                 url.user(), url.password()).run(shardCounts, jobs, concurrency, runs, out));
     }
 
-    /** Issue 15, item 4: each execution mode's drain as a ratio to lease mode's, interleaved (ModesWorkload). */
-    private void runModes(DataSource ds, String schema, List<Integer> sizes, PrintWriter out, List<String> results)
-            throws Exception {
-        ModesWorkload modes = new ModesWorkload(ds, schema);
-        for (int n : sizes) {
-            out.printf(Locale.ROOT, "modes: drain of %,d no-op jobs in each execution mode, concurrency %d, interleaved...%n",
-                    n, concurrency);
-            out.flush();
-            results.add(modes.run(n, concurrency, runs, out));
+    /**
+     * Issue 15, item 4: each execution mode's drain as a ratio to lease mode's, interleaved
+     * (ModesWorkload), on a pool of its own: the bench's is smaller than a node that holds a
+     * connection per running job (transactional modes, lease_insert) uses at once.
+     */
+    private void runModes(DatabaseConnection connection, String schema, List<Integer> sizes, PrintWriter out,
+                          List<String> results) throws Exception {
+        int poolSize = ModesWorkload.poolSize(concurrency);
+        out.printf(Locale.ROOT, "modes: on a pool of its own, %d connections (%d jobs, %d for the node, 1 for the bench)%n",
+                poolSize, concurrency, poolSize - concurrency - 1);
+        try (DatabaseConnection pool = DatabaseConnection.open(Optional.of(connection.url()), poolSize, out)) {
+            ModesWorkload modes = new ModesWorkload(pool.dataSource(), schema);
+            for (int n : sizes) {
+                out.printf(Locale.ROOT, "modes: drain of %,d jobs in each execution mode, concurrency %d, interleaved...%n",
+                        n, concurrency);
+                out.flush();
+                results.add(modes.run(n, concurrency, runs, out));
+            }
         }
     }
 

@@ -77,7 +77,10 @@ class SkipjackLabTest {
         assertThat(lines[lines.length - 1]).matches("RESULT workload=modes jobs=1000 concurrency=8 runs=1 lease_per_s=[0-9]+"
                 + " transactional_per_s=[0-9]+ ratio_transactional_to_lease=[0-9.]+"
                 + " transactional_insert_per_s=[0-9]+ ratio_transactional_insert_to_lease=[0-9.]+"
-                + " two_phase_per_s=[0-9]+ ratio_two_phase_to_lease=[0-9.]+");
+                + " two_phase_per_s=[0-9]+ ratio_two_phase_to_lease=[0-9.]+"
+                + " lease_insert_per_s=[0-9]+ ratio_lease_insert_to_lease=[0-9.]+"
+                + " ratio_transactional_insert_to_lease_insert=[0-9]+\\.[0-9]{2}");
+        assertThat(out.toString()).contains("modes: on a pool of its own, 19 connections");
     }
 
     @Test
@@ -89,7 +92,9 @@ class SkipjackLabTest {
         assertThat(out.toString()).contains("modes: two-phase skipped: ").contains("PostgreSQL only");
         String[] lines = out.toString().strip().split("\\R");
         assertThat(lines[lines.length - 1]).startsWith("RESULT workload=modes jobs=500 ")
-                .contains(" ratio_transactional_to_lease=").endsWith(" two_phase_per_s=none ratio_two_phase_to_lease=none");
+                .contains(" ratio_transactional_to_lease=").contains(" two_phase_per_s=none ratio_two_phase_to_lease=none ")
+                .matches(".* lease_insert_per_s=[0-9]+ ratio_lease_insert_to_lease=[0-9]+\\.[0-9]{2}"
+                        + " ratio_transactional_insert_to_lease_insert=[0-9]+\\.[0-9]{2}");
     }
 
     @Test

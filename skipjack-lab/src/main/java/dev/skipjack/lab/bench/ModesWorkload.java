@@ -21,39 +21,65 @@ import java.util.concurrent.atomic.LongAdder;
 import javax.sql.DataSource;
 
 /**
- * Issue 15, item 4: BENCHMARK.md's drain of N no-op jobs in each execution mode, with the same
- * trivial handler, interleaved round by round (lease, transactional, transactional with one insert,
- * two-phase, lease, ...) so a drift of the shared machine lands on every mode alike. Every mode is
- * reported as a ratio to lease mode's median of the same run. Default configuration, the bench's
- * concurrency.
+ * Issue 15, item 4: BENCHMARK.md's drain of N jobs in each execution mode, interleaved round by
+ * round (lease, lease with one insert, transactional, transactional with one insert, two-phase,
+ * lease, ...) so a drift of the shared machine lands on every mode alike. The target compares
+ * modes with the same handler, so there are two pairs: a handler that only counts (lease,
+ * transactional, two-phase) and one that inserts one ledger row per job (lease_insert,
+ * transactional_insert). Every mode is reported as a ratio to lease mode's median of the same run,
+ * and transactional_insert also to lease_insert's. Default configuration, the bench's concurrency,
+ * on a pool of {@link #poolSize} connections.
  * <ul>
  *     <li>{@code lease}: {@code handler}, counts.</li>
+ *     <li>{@code lease_insert}: {@code handler} that inserts one ledger row as a lease handler
+ *     would: a connection of its own from the workload's DataSource, autocommit, then counts.</li>
  *     <li>{@code transactional}: {@code transactionalHandler} that counts and leaves its connection
  *     alone (the headline: what the mode itself costs).</li>
- *     <li>{@code transactional_insert}: the same plus one row inserted on its connection, which
- *     commits with the job (the ledger is counted afterwards: one row per job or the run fails).</li>
+ *     <li>{@code transactional_insert}: the same plus one ledger row inserted on its connection,
+ *     which commits with the job.</li>
  *     <li>{@code two_phase}: {@code twoPhaseHandler} whose prepare and external call do nothing;
  *     skipped, with Skipjack's own reason printed, where the server cannot prepare transactions.</li>
  * </ul>
+ * After each drain of an insert mode the ledger is counted: one row per job, or the run fails.
  */
 public final class ModesWorkload {
 
     /** The execution modes drained, in the order of each round. */
     public enum Mode {
-        LEASE("lease"), TRANSACTIONAL("transactional"), TRANSACTIONAL_INSERT("transactional_insert"),
-        TWO_PHASE("two_phase");
+        LEASE("lease", false), LEASE_INSERT("lease_insert", true), TRANSACTIONAL("transactional", false),
+        TRANSACTIONAL_INSERT("transactional_insert", true), TWO_PHASE("two_phase", false);
 
         private final String key;
+        private final boolean inserts;
 
-        Mode(String key) {
+        Mode(String key, boolean inserts) {
             this.key = key;
+            this.inserts = inserts;
         }
 
         /** The mode's name in the RESULT line. */
         public String key() {
             return key;
         }
+
+        /** Whether its handler inserts one ledger row per job. */
+        boolean inserts() {
+            return inserts;
+        }
     }
+
+    /**
+     * The RESULT line's order after {@code lease_per_s}: lease_insert, added later, comes last so
+     * the fields reported before it keep their places.
+     */
+    private static final List<Mode> REPORTED = List.of(Mode.TRANSACTIONAL, Mode.TRANSACTIONAL_INSERT, Mode.TWO_PHASE,
+            Mode.LEASE_INSERT);
+
+    /**
+     * What one node of this workload holds at once besides its jobs, as Skipjack's pool-size check
+     * counts it: 4 claim statements, 2 completion writers, 1 heartbeat, 2 maintenance, 1 LISTEN.
+     */
+    static final int NODE_CONNECTIONS = 10;
 
     /** At most this many jobs in each mode's one unreported warm-up drain. */
     static final int WARM_UP_MAX_JOBS = 10_000;
@@ -70,6 +96,17 @@ public final class ModesWorkload {
         this.schema = schema;
         this.table = new BenchTable(dataSource, Skipjack.builder(dataSource).schema(schema).build());
         this.drain = new SkipjackDrain(dataSource, schema);
+    }
+
+    /**
+     * The pool this workload needs at {@code concurrency}: one connection per running job (the
+     * job's transaction, or lease_insert's own connection), the node's own, and one for the
+     * bench's enqueue, polling and ledger. A smaller pool deadlocks nothing (a handler holds one
+     * connection and waits on nothing else meanwhile) but makes jobs wait for connections, which
+     * would slow the modes that hold one per job and skew their ratios.
+     */
+    public static int poolSize(int concurrency) {
+        return concurrency + NODE_CONNECTIONS + 1;
     }
 
     /** Drains {@code jobs} jobs {@code runs} times in each mode; returns the RESULT line. */
@@ -100,28 +137,30 @@ public final class ModesWorkload {
         double lease = Median.of(rates.get(Mode.LEASE));
         StringBuilder line = new StringBuilder(String.format(Locale.ROOT,
                 "RESULT workload=modes jobs=%d concurrency=%d runs=%d lease_per_s=%.0f", jobs, concurrency, runs, lease));
-        for (Mode mode : Mode.values()) {
-            if (mode == Mode.LEASE) {
-                continue;
-            }
+        for (Mode mode : REPORTED) {
             double[] measured = rates.get(mode);
             double median = measured == null ? Double.NaN : Median.of(measured);
             line.append(String.format(Locale.ROOT, " %s_per_s=%s ratio_%s_to_lease=%s", mode.key(),
                     measured == null ? "none" : String.format(Locale.ROOT, "%.0f", median), mode.key(),
                     measured == null ? "none" : String.format(Locale.ROOT, "%.2f", median / lease)));
         }
+        line.append(String.format(Locale.ROOT, " ratio_transactional_insert_to_lease_insert=%.2f",
+                Median.of(rates.get(Mode.TRANSACTIONAL_INSERT)) / Median.of(rates.get(Mode.LEASE_INSERT))));
         return line.toString();
     }
 
     /** One drain of {@code jobs} jobs in {@code mode}; jobs per second from worker start to the last terminal row. */
     private double drain(Mode mode, int jobs, int concurrency) throws Exception {
-        if (mode == Mode.TRANSACTIONAL_INSERT) {
+        if (mode.inserts()) {
             emptyLedger();
         }
         double rate = drain.run(jobs, handled -> client(mode, concurrency, handled)).processPerSecond();
-        if (mode == Mode.TRANSACTIONAL_INSERT && ledgerRows() != jobs) {
-            throw new IllegalStateException("the ledger holds " + ledgerRows() + " rows after " + jobs
-                    + " transactional jobs that each inserted one");
+        if (mode.inserts()) {
+            long rows = ledgerRows();
+            if (rows != jobs) {
+                throw new IllegalStateException("the ledger holds " + rows + " rows after " + jobs + " " + mode.key()
+                        + " jobs that each inserted one");
+            }
         }
         return rate;
     }
@@ -131,6 +170,15 @@ public final class ModesWorkload {
         String insert = table.sql("modes_insert_ledger");
         return switch (mode) {
             case LEASE -> b.handler(KIND, job -> {
+                handled.increment();
+                return Outcome.complete();
+            }).build();
+            case LEASE_INSERT -> b.handler(KIND, job -> {
+                // As a lease handler writes: its own connection, autocommit, returned at once.
+                try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(insert)) {
+                    ps.setLong(1, job.id());
+                    ps.executeUpdate();
+                }
                 handled.increment();
                 return Outcome.complete();
             }).build();

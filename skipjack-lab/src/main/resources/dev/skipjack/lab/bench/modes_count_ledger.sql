@@ -1,3 +1,3 @@
--- Ledger rows (modes workload): one per completed job of the insert variant, or the handler's
--- writes did not commit with the jobs.
+-- Ledger rows (modes workload): one per completed job of an insert variant (lease_insert,
+-- transactional_insert), or a handler's write was lost or repeated.
 SELECT count(*) FROM {{schema}}.{{prefix}}bench_ledger
