@@ -131,9 +131,7 @@ public final class BatchCompleter<K> {
         }
         try {
             write(rest);
-            for (Pending<K> p : rest) {
-                onWritten.accept(p.key());
-            }
+            acknowledge(rest);
         } catch (Exception e) {
             log.warn("writing {} late job acknowledgements failed; their leases will expire instead: {}", rest.size(),
                     e.toString());
@@ -191,9 +189,7 @@ public final class BatchCompleter<K> {
                 } finally {
                     writesInFlight.decrementAndGet();
                 }
-                for (Pending<K> p : batch) {
-                    onWritten.accept(p.key());
-                }
+                acknowledge(batch);
                 batch.clear();
                 backoffMillis = 50;
             } catch (InterruptedException e) {
@@ -227,11 +223,27 @@ public final class BatchCompleter<K> {
         }
     }
 
-    private void write(List<Pending<K>> batch) throws SQLException {
+    /**
+     * Tells each written completion's owner. The passes over a batch are methods of their own, not
+     * loops in {@link #writeUntilStopped}: its loop runs once per batch, so the JIT never compiles
+     * it on the stack with the whole write inlined (see CompletionWriter.Split).
+     */
+    private void acknowledge(List<Pending<K>> batch) {
+        for (Pending<K> p : batch) {
+            onWritten.accept(p.key());
+        }
+    }
+
+    private static <K> List<Completion> completionsOf(List<Pending<K>> batch) {
         List<Completion> completions = new ArrayList<>(batch.size());
         for (Pending<K> p : batch) {
             completions.add(p.completion());
         }
+        return completions;
+    }
+
+    private void write(List<Pending<K>> batch) throws SQLException {
+        List<Completion> completions = completionsOf(batch);
         try (Connection c = Transactions.autoCommit(dataSource)) {
             try {
                 writer.write(c, completions);

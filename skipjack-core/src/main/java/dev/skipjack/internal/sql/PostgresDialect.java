@@ -72,10 +72,32 @@ public final class PostgresDialect implements Dialect {
             ps.setNull(index, Types.ARRAY);
             return;
         }
-        Object[] elements = type == ListType.SMALLINT
-                ? values.stream().map(v -> v == null ? null : ((Number) v).shortValue()).toArray(Short[]::new)
-                : values.toArray();
-        ps.setArray(index, ps.getConnection().createArrayOf(type.postgresName(), elements));
+        ps.setArray(index, ps.getConnection().createArrayOf(type.postgresName(), typedArray(type, values)));
+    }
+
+    /**
+     * The list as an array of its element type: the driver sends a {@code Long[]}, {@code Integer[]}
+     * or {@code Short[]} in PostgreSQL's binary array format, where an {@code Object[]} was written
+     * out as text element by element and parsed back by the server (the completion statement's
+     * three arrays cost a busy worker about a tenth of its CPU that way).
+     */
+    private static Object[] typedArray(ListType type, Collection<?> values) {
+        Object[] elements = switch (type) {
+            case BIGINT -> new Long[values.size()];
+            case INTEGER -> new Integer[values.size()];
+            case SMALLINT -> new Short[values.size()];
+            case TEXT -> new String[values.size()];
+        };
+        int i = 0;
+        for (Object v : values) {
+            elements[i++] = v == null ? null : switch (type) {
+                case BIGINT -> ((Number) v).longValue();
+                case INTEGER -> ((Number) v).intValue();
+                case SMALLINT -> ((Number) v).shortValue();
+                case TEXT -> v.toString();
+            };
+        }
+        return elements;
     }
 
     @Override

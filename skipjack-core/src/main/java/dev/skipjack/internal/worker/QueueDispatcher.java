@@ -225,19 +225,27 @@ final class QueueDispatcher {
             leaseWorkLikely = !jobs.isEmpty();
         }
         lastFullClaim = round.full() ? round.asked() : 0;
-        long leaseValidUntil = round.sentAtNanos() + lease.toNanos();
-        List<Buffered> claimed = new ArrayList<>(jobs.size());
-        for (ClaimedJob job : jobs) {
-            // Tracked from the claim on, so the heartbeat extends the leases of buffered jobs too.
-            claimed.add(new Buffered(job, tracker.start(queue, job.id(), job.attempt(), false, leaseValidUntil)));
-        }
         // Through the buffer, so jobs start in claim order behind any claimed earlier.
-        addToBuffer(claimed);
+        addToBuffer(tracked(jobs, round.sentAtNanos() + lease.toNanos()));
         startBufferedOnFreeSlots();
         if (round.failure() != null) {
             throw round.failure();
         }
         return jobs.size();
+    }
+
+    /**
+     * The claimed jobs, each tracked from the claim on, so the heartbeat extends the leases of
+     * buffered jobs too. A method of its own rather than a loop in {@link #claimAndPlace}: a loop
+     * there, once per job, made the JIT compile claimAndPlace on the stack with the whole claim
+     * statement inlined, twice, in a fresh worker's first seconds (see CompletionWriter.Split).
+     */
+    private List<Buffered> tracked(List<ClaimedJob> jobs, long leaseValidUntil) {
+        List<Buffered> claimed = new ArrayList<>(jobs.size());
+        for (ClaimedJob job : jobs) {
+            claimed.add(new Buffered(job, tracker.start(queue, job.id(), job.attempt(), false, leaseValidUntil)));
+        }
+        return claimed;
     }
 
     /**
