@@ -125,7 +125,7 @@ public final class PickupJvm {
                     if (ids.isEmpty()) {
                         break;
                     }
-                    complete.setArray(1, work.createArrayOf("bigint", ids.toArray()));
+                    complete.setArray(1, work.createArrayOf("bigint", ids.toArray(new Long[0])));
                     complete.executeUpdate();
                 }
             }

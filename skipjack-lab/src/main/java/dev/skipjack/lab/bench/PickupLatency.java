@@ -130,7 +130,7 @@ public final class PickupLatency {
                         try (PreparedStatement ins = c.prepareStatement(insert); PreparedStatement not = c.prepareStatement(notify)) {
                             ins.setString(1, SkipjackDrain.QUEUE);
                             ins.setString(2, SkipjackDrain.KIND);
-                            ins.setArray(3, c.createArrayOf("text", new Object[] {"{\"n\": " + n + "}"}));
+                            ins.setArray(3, c.createArrayOf("text", new String[] {"{\"n\": " + n + "}"}));
                             ins.executeUpdate();
                             not.setString(1, PickupJvm.RAW_CHANNEL);
                             not.execute();

@@ -91,7 +91,9 @@ public final class RawCeiling {
     private void setList(Connection c, PreparedStatement ps, int index, String sqlType, List<?> values, boolean quoted)
             throws SQLException {
         if (table.backend() == Backend.POSTGRESQL) {
-            ps.setArray(index, c.createArrayOf(sqlType, values.toArray()));
+            // Typed arrays, as Skipjack binds its lists: the driver's best encoding for both sides.
+            Object[] typed = sqlType.equals("bigint") ? values.toArray(new Long[0]) : values.toArray(new String[0]);
+            ps.setArray(index, c.createArrayOf(sqlType, typed));
             return;
         }
         StringBuilder json = new StringBuilder("[");
