@@ -81,9 +81,9 @@ public final class CompletionWriter {
     public int write(Connection c, List<Completion> batch, boolean notify) throws SQLException {
         // No loop over the batch in this method, nor in the ones it calls directly: see Split.
         Split split = Split.of(batch);
-        int changed = writePlain(c, split.plain) + writeOther(c, split.other);
-        if (split.inWorkflows != null) {
-            changed += writeAdvancingWorkflows(c, split.inWorkflows, notify);
+        int changed = writePlain(c, split.plain()) + writeOther(c, split.other());
+        if (split.inWorkflows() != null) {
+            changed += writeAdvancingWorkflows(c, split.inWorkflows(), notify);
         }
         if (c.getAutoCommit()) {
             afterCommit(c, batch);
@@ -97,7 +97,7 @@ public final class CompletionWriter {
      * them touching the same jobs wait instead of deadlocking.
      * <p>
      * Every pass over a batch's completions lives in a small method of its own (here and in
-     * {@link #column}), not in {@link #write}: a loop in {@code write} made the JIT compile
+     * {@code column}), not in {@code write}: a loop in {@code write} made the JIT compile
      * {@code write} on the stack, with the statement's binding and the driver's send and receive
      * inlined into it, several times over (about a second of C2 compilation in a fresh worker's
      * first 200,000 jobs, measured with JFR's jdk.Compilation). Without a loop, {@code write} runs
