@@ -15,9 +15,12 @@ public final class WorkerThreads {
     private WorkerThreads() {
     }
 
-    /** An executor that starts one thread per task; concurrency is bounded by the queues' slots. */
-    public static ExecutorService newJobExecutor(String namePrefix) {
-        ExecutorService virtual = virtualThreadExecutor(namePrefix);
+    /**
+     * An executor that starts one thread per task; concurrency is bounded by the queues' slots.
+     * Virtual threads when the JVM has them and {@code virtualAllowed}, platform threads otherwise.
+     */
+    public static ExecutorService newJobExecutor(String namePrefix, boolean virtualAllowed) {
+        ExecutorService virtual = virtualAllowed ? virtualThreadExecutor(namePrefix) : null;
         return virtual != null ? virtual : Executors.newCachedThreadPool(daemonFactory(namePrefix));
     }
 
