@@ -1,23 +1,33 @@
 package dev.skipjack;
 
 import dev.skipjack.support.EveryBackendTest;
+import dev.skipjack.support.TestBackend;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import java.sql.PreparedStatement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * F-4 for jobs run together: transactional jobs whose handlers leave their connection alone share
  * one transaction (TransactionalRunner's groups). Each keeps its own outcome, and the group commits
  * or rolls back as one: a worker that dies in the middle of a group leaves every job of it
  * available again at once, attempt unchanged, including the jobs whose handlers already returned.
+ * Handlers that write are grouped as well; two groups whose handlers deadlock cost no attempt: the
+ * group the database gives up is rolled back whole, and its jobs run again, one per transaction.
  */
 class TransactionalGroupTest extends EveryBackendTest {
 
@@ -119,5 +129,84 @@ class TransactionalGroupTest extends EveryBackendTest {
             assertThat(r.attempt()).as("job n=%d attempt", n).isEqualTo(1);
             assertThat(r.errors()).as("job n=%d errors", n).hasSize(n % 3 == 2 ? 0 : 1);
         }
+    }
+
+    /** A job of the deadlock test: adds one to {@code row} of the counters table; {@code row} 0 writes nothing. */
+    record Step(int row, boolean meet) {
+    }
+
+    private static final JobKind<Step> STEP = JobKind.of("step", Step.class);
+
+    @Test
+    void twoGroupsWhoseHandlersDeadlockCostNoAttemptAndTheLoserRunsItsJobsAgainAlone() {
+        assumeTrue(backend() != TestBackend.SQLITE,
+                "SQLite runs one transaction at a time (its only write lock), so two groups cannot deadlock");
+        // The first job of each group waits here for the other's, so both groups hold one row when
+        // their second jobs ask for the other: a deadlock on every backend, whatever the timing.
+        CyclicBarrier bothHoldOneRow = new CyclicBarrier(2);
+        AtomicBoolean met = new AtomicBoolean();
+        Map<Long, AtomicInteger> runs = new ConcurrentHashMap<>();
+        // Two queues of one job thread each: each queue's runner claims its pair as one group.
+        Skipjack s = client(builder().queue("a", 1).queue("b", 1).transactionalHandler(STEP, (job, tx) -> {
+            Step step = job.args();
+            if (step.row() == 0) {
+                return Outcome.complete();
+            }
+            runs.computeIfAbsent(job.id(), id -> new AtomicInteger()).incrementAndGet();
+            try (PreparedStatement ps = tx.prepareStatement("UPDATE " + table("counters") + " SET n = n + 1 WHERE id = ?")) {
+                ps.setInt(1, step.row());
+                ps.executeUpdate();
+            }
+            try (PreparedStatement ps = tx.prepareStatement("INSERT INTO " + table("ledger") + " VALUES (?, ?)")) {
+                ps.setLong(1, job.id());
+                ps.setInt(2, job.attempt());
+                ps.executeUpdate();
+            }
+            if (step.meet() && !met.get()) {
+                bothHoldOneRow.await(20, TimeUnit.SECONDS);
+                met.set(true);
+            }
+            return Outcome.complete();
+        }));
+        execute("CREATE TABLE " + table("counters") + " (id int PRIMARY KEY, n int NOT NULL)");
+        execute("INSERT INTO " + table("counters") + " VALUES (1, 0)");
+        execute("INSERT INTO " + table("counters") + " VALUES (2, 0)");
+        execute("CREATE TABLE " + table("ledger") + " (job_id bigint NOT NULL, attempt int NOT NULL)");
+        // Quiet jobs first, so both queues' groups have grown past two.
+        List<JobRequest> warmUp = new ArrayList<>();
+        for (int i = 0; i < 100; i++) {
+            warmUp.add(JobRequest.of(STEP, new Step(0, false), EnqueueOptions.defaults().withQueue("a")));
+            warmUp.add(JobRequest.of(STEP, new Step(0, false), EnqueueOptions.defaults().withQueue("b")));
+        }
+        s.enqueueAll(warmUp);
+        s.start();
+        awaitAllTerminal();
+
+        EnqueueOptions first = EnqueueOptions.defaults().withPriority(1);
+        EnqueueOptions second = EnqueueOptions.defaults().withPriority(2);
+        List<Long> ids = s.enqueueAll(List.of(
+                JobRequest.of(STEP, new Step(1, true), first.withQueue("a")),
+                JobRequest.of(STEP, new Step(2, false), second.withQueue("a")),
+                JobRequest.of(STEP, new Step(2, true), first.withQueue("b")),
+                JobRequest.of(STEP, new Step(1, false), second.withQueue("b"))));
+        awaitAllTerminal();
+
+        assertThat(met).as("the two groups' first jobs met while each held one row").isTrue();
+        for (long id : ids) {
+            JobRow r = row(id);
+            assertThat(r.state()).as("job %d", id).isEqualTo("completed");
+            assertThat(r.attempt()).as("job %d attempt: the deadlock is not the job's failure", id).isEqualTo(1);
+            assertThat(r.errors()).as("job %d errors", id).isEmpty();
+        }
+        // The group the database gave up ran both its jobs twice; the other group's ran once.
+        assertThat(ids.stream().mapToInt(id -> runs.get(id).get()).sum()).as("handler runs").isEqualTo(6);
+        assertThat(runs.get(ids.get(0)).get()).as("the pairs' first jobs ran as often as their second jobs")
+                .isEqualTo(runs.get(ids.get(1)).get());
+        assertThat(runs.get(ids.get(2)).get()).isEqualTo(runs.get(ids.get(3)).get());
+        // Only the committed runs' writes are kept: one each.
+        assertThat(queryLong("SELECT count(*) FROM " + table("ledger"))).isEqualTo(4);
+        assertThat(queryLong("SELECT count(*) FROM " + table("ledger") + " WHERE attempt <> 1")).isZero();
+        assertThat(queryLong("SELECT sum(n) FROM " + table("counters"))).isEqualTo(4);
+        assertThat(queryLong("SELECT n FROM " + table("counters") + " WHERE id = 1")).isEqualTo(2);
     }
 }

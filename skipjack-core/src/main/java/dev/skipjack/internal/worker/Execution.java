@@ -26,6 +26,8 @@ public final class Execution {
     private Job<Object> job;
     /** What its handler reported and is not written yet; null until the handler is about to run. */
     private volatile ExecutionReports reports;
+    /** What the handler threw, if it threw; the transactional runner tells a deadlock from a failure by it. */
+    private Throwable handlerFailure;
 
     Execution(String queue, long id, int attempt, boolean transactional, long leaseValidUntilNanos) {
         this.queue = queue;
@@ -108,6 +110,15 @@ public final class Execution {
 
     ExecutionReports reports() {
         return reports;
+    }
+
+    void handlerThrew(Throwable t) {
+        handlerFailure = t;
+    }
+
+    /** What the handler threw, or null; read on the job's own thread after the handler returned. */
+    Throwable handlerFailure() {
+        return handlerFailure;
     }
 
     void bindConnection(Connection c) {

@@ -203,6 +203,7 @@ final class JobExecutor {
             }
             return translator.fromOutcome(claimed, outcome, kind.options(), workerId);
         } catch (Throwable t) {
+            execution.handlerThrew(t);
             if (execution.timedOut() || (tx != null && kind.options().timeout() != null && isStatementTimeout(t))) {
                 return translator.fromFailure(claimed, "JobTimeout", timeoutMessage(kind), t, kind.options(), workerId);
             }

@@ -22,8 +22,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.sql.DataSource;
@@ -37,14 +37,21 @@ import javax.sql.DataSource;
  * <p>
  * One transaction may run a group of jobs, one after the other on this job thread: the claim,
  * the outcomes' write and the commit are then paid once per group instead of once per job (see
- * docs/transactional-mode.md for the round trips). Only kinds whose handlers leave their connection
- * alone are grouped: a kind becomes groupable after {@link #QUIET_RUNS_TO_GROUP} jobs in a row ran
- * without touching it, and is never grouped again once one did. A handler that writes takes row
- * locks, and two transactions each holding several handlers' locks could deadlock where one job
- * per transaction never does (TransactionalModeTest's transfers lock accounts in id order per job,
- * not across jobs); so every job whose handler writes keeps a transaction of its own, exactly as
- * before. Its savepoint is taken at the handler's first call on its connection, so a handler that
- * never touches it costs none.
+ * docs/transactional-mode.md for the round trips). A handler's savepoint is taken at its first
+ * call on its connection, so a handler that never touches it costs none, and one that writes has
+ * its writes undone alone when it fails.
+ * <p>
+ * Handlers that write are grouped too, which lets two transactions each hold several handlers'
+ * row locks: they can deadlock where one job per transaction never does (TransactionalModeTest's
+ * transfers lock accounts in id order per job, not across jobs), and a job alone can be the
+ * victim of a group. A conflict between transactions (deadlock, lock wait timeout, serialization
+ * failure; in a group also claims the database rolled back) is the database's scheduling, not the
+ * job's failure: the whole transaction is rolled back without counting an attempt, and its jobs
+ * are available again at once, exactly as before the claim. The kinds whose handlers wrote in it
+ * are not grouped again in this process, so a workload that deadlocks pays about one rollback per
+ * kind. A job gets {@link #UNCOUNTED_CONFLICTS_IN_A_ROW} such rollbacks in a row in this process;
+ * the next conflict counts as its failed attempt, so a handler that always reports one (or always
+ * loses) cannot run for ever.
  * <p>
  * A group's size adapts: it doubles, up to {@link #MAX_GROUP}, while a full group's handlers take
  * less than half of {@link #GROUP_BUDGET_NANOS} together, halves when they take more than it, and
@@ -57,15 +64,19 @@ final class TransactionalRunner {
 
     /** Most jobs in one transaction: a crash or a lost connection sends at most this many back. */
     static final int MAX_GROUP = 32;
-    /** Jobs of a kind that ran in a row without touching their connection before the kind is grouped. */
-    static final int QUIET_RUNS_TO_GROUP = 100;
-    /** A kind one of whose handlers touched its connection: never grouped again. */
-    private static final int TOUCHED = -1;
+    /** Conflicts between transactions a job may meet in a row, in this process, before one counts as its attempt. */
+    static final int UNCOUNTED_CONFLICTS_IN_A_ROW = 3;
+    /** More jobs than this waiting to commit after a conflict: forget them all (they may run elsewhere now). */
+    private static final int MAX_TRACKED_CONFLICTS = 10_000;
     /**
      * A group grows while its handlers take less than this together: a handler's writes wait at
-     * most about this long for the commit, and jobs claimed behind a handler wait for it.
+     * most about this long for the commit, and jobs claimed behind a handler wait for it. 10 ms
+     * lets handlers that insert a row (about 1 ms each on a loaded 2-core machine, waits included)
+     * form groups of 8 to 16, which is what pays: on a server that flushes every commit to disk, a
+     * budget of 2 ms kept them at one or two and drained such jobs at 0.36 × lease mode, 10 ms at
+     * about 1 × (docs/benchmarks.md, execution modes).
      */
-    static final long GROUP_BUDGET_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
+    static final long GROUP_BUDGET_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
 
     private final DataSource dataSource;
     private final SqlStatements sql;
@@ -77,11 +88,12 @@ final class TransactionalRunner {
     private final Map<String, RegisteredKind> kinds;
     private final String workerId;
     private final String queue;
-    /**
-     * For each kind that may be grouped: how many of its jobs in a row ran without touching their
-     * connection (grouped from {@link #QUIET_RUNS_TO_GROUP} on), or {@link #TOUCHED}.
-     */
-    private final Map<String, AtomicInteger> quietRuns;
+    /** The kinds of this queue that may be grouped: every transactional kind not in {@link #aloneKinds}. */
+    private final Set<String> groupedKinds;
+    /** Grouped kinds whose handlers wrote in a transaction that met a conflict: alone from then on. */
+    private final Set<String> conflictedKinds = ConcurrentHashMap.newKeySet();
+    /** Jobs whose transaction met a conflict and was rolled back uncounted, and have not committed since: how often in a row. */
+    private final Map<Long, Integer> conflictsInARow = new ConcurrentHashMap<>();
     /** The kinds of this queue always claimed one job per transaction: two-phase kinds, kinds with a server-side timeout. */
     private final Set<String> aloneKinds;
     /** Writes the handler's reports in the job's transaction, with its outcome. */
@@ -113,9 +125,7 @@ final class TransactionalRunner {
             boolean prepares = registered != null && registered.mode().preparesTransaction();
             (serverTimeout || prepares ? alone : grouped).add(kind);
         }
-        Map<String, AtomicInteger> quiet = new TreeMap<>();
-        grouped.forEach(k -> quiet.put(k, new AtomicInteger()));
-        this.quietRuns = Map.copyOf(quiet);
+        this.groupedKinds = Set.copyOf(grouped);
         this.aloneKinds = Set.copyOf(alone);
     }
 
@@ -134,7 +144,9 @@ final class TransactionalRunner {
     boolean runOne() {
         Set<String> grouped = new TreeSet<>();
         Set<String> alone = new TreeSet<>(aloneKinds);
-        quietRuns.forEach((kind, runs) -> (runs.get() >= QUIET_RUNS_TO_GROUP ? grouped : alone).add(kind));
+        for (String kind : groupedKinds) {
+            (conflictedKinds.contains(kind) ? alone : grouped).add(kind);
+        }
         boolean ran = false;
         if (!grouped.isEmpty()) {
             int size = groupSize.get();
@@ -146,16 +158,59 @@ final class TransactionalRunner {
         return ran;
     }
 
-    /** Counts a job run towards its kind's grouping, or ends it for good when the job touched its connection. */
-    private void noteRun(String kind, boolean touched) {
-        AtomicInteger runs = quietRuns.get(kind);
-        if (runs == null) {
-            return;
+    /**
+     * A transaction met a conflict with another and was rolled back uncounted: the kinds whose
+     * handlers wrote in it run one job per transaction from now on.
+     */
+    private void conflicted(Group group, TransactionConflict conflict) {
+        for (String kind : group.writers) {
+            if (groupedKinds.contains(kind) && conflictedKinds.add(kind)) {
+                log.info("transactional kind '{}' on queue {}: a transaction of {} job(s) met a conflict with another"
+                                + " ({}) and was rolled back without counting an attempt; its jobs run one per"
+                                + " transaction from now on", kind, queue, group.jobs.size(),
+                        OutcomeTranslator.messageOf(conflict.getCause()));
+            }
         }
-        if (touched) {
-            runs.set(TOUCHED);
-        } else {
-            runs.getAndUpdate(n -> n == TOUCHED || n >= QUIET_RUNS_TO_GROUP ? n : n + 1);
+    }
+
+    /** Whether {@code t} or one of its causes is a conflict between transactions. */
+    private boolean isConflict(Throwable t) {
+        Throwable c = t;
+        for (int depth = 0; c != null && depth < 20; depth++, c = c.getCause()) {
+            if (c instanceof SQLException && sql.dialect().isTransientConflict((SQLException) c)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * The conflict to throw out of the transaction when none of {@code jobs} has met more than
+     * {@link #UNCOUNTED_CONFLICTS_IN_A_ROW} in a row here; null when one has, and this conflict is
+     * to count as a failure.
+     */
+    private TransactionConflict uncounted(Throwable cause, List<Long> jobs) {
+        if (conflictsInARow.size() > MAX_TRACKED_CONFLICTS) {
+            conflictsInARow.clear();
+        }
+        boolean exhausted = false;
+        for (long id : jobs) {
+            exhausted |= conflictsInARow.merge(id, 1, Integer::sum) > UNCOUNTED_CONFLICTS_IN_A_ROW;
+        }
+        if (exhausted) {
+            jobs.forEach(conflictsInARow::remove);
+            return null;
+        }
+        return new TransactionConflict(cause);
+    }
+
+    /**
+     * Thrown out of a transaction that met a conflict with another (or, for a group, whose claims
+     * the database rolled back): the run rolls it back and counts no attempt.
+     */
+    private static final class TransactionConflict extends Exception {
+        TransactionConflict(Throwable cause) {
+            super(cause.getMessage(), cause, false, false);
         }
     }
 
@@ -178,6 +233,7 @@ final class TransactionalRunner {
     private boolean run(Claim claim, int grouped) {
         Group group = null;
         List<Completion> lost = List.of();
+        boolean conflict = false;
         try (Connection c = dataSource.getConnection()) {
             c.setAutoCommit(false);
             Ended ended = null;
@@ -190,6 +246,11 @@ final class TransactionalRunner {
                 group = new Group(jobs);
                 ended = runInTransaction(c, group);
                 lost = ended.lost();
+            } catch (TransactionConflict e) {
+                // Every claim of the transaction is undone with it: its jobs are available at once, attempts unchanged.
+                rollbackQuietly(c);
+                conflict = true;
+                conflicted(group, e);
             } catch (Throwable t) {
                 rollbackQuietly(c);
                 if (group != null) {
@@ -198,6 +259,9 @@ final class TransactionalRunner {
             } finally {
                 // Only now: with a transaction still open, setAutoCommit(true) would commit it.
                 resetQuietly(c);
+            }
+            if (ended != null && !conflictsInARow.isEmpty()) {
+                ended.committed().forEach(done -> conflictsInARow.remove(done.id()));
             }
             if (ended != null && !ended.committed().isEmpty()) {
                 // A keyed job's end admits its key's next job (F-12, F-13), on this connection,
@@ -209,7 +273,7 @@ final class TransactionalRunner {
             ConnectionHints.note(sql.dialect(), t);
         }
         if (grouped > 0 && group != null) {
-            adaptGroupSize(grouped, group, lost.isEmpty());
+            adaptGroupSize(grouped, group, lost.isEmpty() && !conflict);
         }
         for (Completion l : lost) {
             recordLostAttempt(l);
@@ -252,6 +316,8 @@ final class TransactionalRunner {
         final List<ClaimedJob> jobs;
         /** The outcome of each job whose handler ran, in order. */
         final List<Completion> ran = new ArrayList<>();
+        /** The kinds of the jobs that wrote: their handlers touched the connection, or they are workflow jobs. */
+        final Set<String> writers = new TreeSet<>();
         long handlerNanos;
 
         Group(List<ClaimedJob> jobs) {
@@ -296,7 +362,7 @@ final class TransactionalRunner {
      * completions committed, or which to record for a transaction that was lost (neither when
      * shutdown took a job over).
      */
-    private Ended runInTransaction(Connection c, Group group) throws SQLException {
+    private Ended runInTransaction(Connection c, Group group) throws SQLException, TransactionConflict {
         boolean alone = group.jobs.size() == 1;
         ClaimedJob claimedAlone = alone ? group.jobs.get(0) : null;
         // A job of a kind this process does not run (Skipjack.runJob) is failed by the executor, not here.
@@ -335,18 +401,26 @@ final class TransactionalRunner {
                     c.rollback();
                     return Ended.NOTHING;
                 }
+                // A workflow job's outcome advances its workflow, other rows than its own: as a write.
+                boolean wrote = beforeHandler[0] != null;
+                if (wrote) {
+                    group.writers.add(claimed.kind());
+                    TransactionConflict conflict = isConflict(execution.handlerFailure())
+                            ? uncounted(execution.handlerFailure(), List.of(claimed.id())) : null;
+                    if (conflict != null) {
+                        throw conflict;
+                    }
+                }
                 group.ran.add(completion);
                 lastJob = execution.job();
-                // A workflow job's outcome advances its workflow, other rows than its own: as a write.
-                noteRun(claimed.kind(), beforeHandler[0] != null);
-                if (beforeHandler[0] == null) {
+                if (!wrote) {
                     // Nothing of the handler's to keep or undo: its outcome waits for the others'.
                     flushReports(c, execution);
                     together.add(completion);
                     continue;
                 }
                 Completion written = writeAfterSavepoint(c, claimed, execution, completion, beforeHandler[0], options,
-                        prepared);
+                        prepared, !alone);
                 if (written == null) {
                     c.rollback();
                     return Ended.lost(group.lost(completion, "TransactionLost", "the job's transaction was given up:"
@@ -359,10 +433,27 @@ final class TransactionalRunner {
                 tracker.finish(execution);
             }
         }
-        if (!together.isEmpty() && writer.write(c, together, !prepared) != together.size()) {
-            // Something undid a claim of this transaction (e.g. the database rolled it back after
-            // a deadlock a handler swallowed): nothing of it may commit.
-            throw new SQLException("the jobs' claims are no longer in their transaction");
+        if (!together.isEmpty()) {
+            int written;
+            try {
+                written = writer.write(c, together, !prepared);
+            } catch (SQLException e) {
+                TransactionConflict conflict = isConflict(e) ? uncounted(e, idsOf(together)) : null;
+                if (conflict != null) {
+                    throw conflict;
+                }
+                throw e;
+            }
+            if (written != together.size()) {
+                // Something undid a claim of this transaction (e.g. InnoDB rolled it back after a
+                // deadlock a handler swallowed): nothing of it may commit.
+                SQLException undone = new SQLException("the jobs' claims are no longer in their transaction");
+                TransactionConflict conflict = alone ? null : uncounted(undone, idsOf(together));
+                if (conflict != null) {
+                    throw conflict;
+                }
+                throw undone;
+            }
         }
         committed.addAll(together);
         try {
@@ -388,18 +479,30 @@ final class TransactionalRunner {
      * Writes the outcome of a job whose handler ran after its own savepoint: a completed job keeps
      * the handler's writes; any other outcome, or a completion the transaction can no longer take,
      * rolls back to the savepoint and records the failure. Returns the outcome written, or null
-     * when even that failed and the transaction must be given up.
+     * when even that failed and the transaction must be given up. A conflict between transactions,
+     * or in a group ({@code inGroup}) a claim the database rolled back, gives the transaction up.
      */
     private Completion writeAfterSavepoint(Connection c, ClaimedJob claimed, Execution execution, Completion completion,
-                                           Savepoint beforeHandler, KindOptions options, boolean prepared) {
+                                           Savepoint beforeHandler, KindOptions options, boolean prepared,
+                                           boolean inGroup) throws TransactionConflict {
         if (completion.isCompleted()) {
             try {
                 flushReports(c, execution);
                 if (writer.write(c, List.of(completion), !prepared) != 1) {
-                    throw new SQLException("the job's claim is no longer in its transaction");
+                    // Alone, a handler that ended the transaction itself (a ROLLBACK statement) fails its attempt.
+                    SQLException undone = new SQLException("the job's claim is no longer in its transaction");
+                    TransactionConflict conflict = inGroup ? uncounted(undone, List.of(claimed.id())) : null;
+                    if (conflict != null) {
+                        throw conflict;
+                    }
+                    throw undone;
                 }
                 return completion;
             } catch (SQLException e) {
+                TransactionConflict conflict = isConflict(e) ? uncounted(e, List.of(claimed.id())) : null;
+                if (conflict != null) {
+                    throw conflict;
+                }
                 // The handler left its transaction unusable (e.g. it swallowed a failed
                 // statement): count the attempt as failed instead of retrying it for free forever.
                 completion = translator.fromFailure(claimed, "TransactionAborted",
@@ -418,6 +521,14 @@ final class TransactionalRunner {
         } catch (SQLException e) {
             return null;
         }
+    }
+
+    private static List<Long> idsOf(List<Completion> completions) {
+        List<Long> ids = new ArrayList<>(completions.size());
+        for (Completion c : completions) {
+            ids.add(c.id());
+        }
+        return ids;
     }
 
     /** See record_lost_attempt.sql: counts an attempt whose transaction rolled back without our say. */
