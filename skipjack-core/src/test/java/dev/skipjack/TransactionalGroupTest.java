@@ -131,6 +131,57 @@ class TransactionalGroupTest extends EveryBackendTest {
         }
     }
 
+    @Test
+    void aGroupedHandlerThatHidesAFailedStatementFailsOnlyItsOwnJob() {
+        // PostgreSQL aborts a transaction at its first failed statement; MySQL, MariaDB and SQLite
+        // fail only the statement, so there is nothing to break there.
+        assumeTrue(backend() == TestBackend.POSTGRESQL, "only PostgreSQL aborts a transaction on error");
+        Skipjack s = client(builder().queue("default", 2).transactionalHandler(QUIET,
+                KindOptions.defaults().withMaxAttempts(1), (job, tx) -> {
+                    int n = job.args().n();
+                    if (n < 1_000) {
+                        return Outcome.complete();
+                    }
+                    try (PreparedStatement ps = tx.prepareStatement("INSERT INTO " + table("ledger") + " VALUES (?, ?)")) {
+                        ps.setLong(1, job.id());
+                        ps.setInt(2, job.attempt());
+                        ps.executeUpdate();
+                    }
+                    if (n % 4 == 0) {
+                        try (PreparedStatement ps = tx.prepareStatement("SELECT 1 / 0")) {
+                            ps.execute();
+                        } catch (java.sql.SQLException swallowed) {
+                            // a handler that hides the error and claims success
+                        }
+                    }
+                    return Outcome.complete();
+                }));
+        execute("CREATE TABLE " + table("ledger") + " (job_id bigint NOT NULL, attempt int NOT NULL)");
+        enqueue(s, 0, WARM_UP);
+        s.start();
+        awaitAllTerminal();
+
+        List<Long> ids = enqueue(s, 1_000, 200);
+        awaitAllTerminal();
+        for (int i = 0; i < ids.size(); i++) {
+            int n = 1_000 + i;
+            long id = ids.get(i);
+            JobRow r = row(id);
+            long kept = queryLong("SELECT count(*) FROM " + table("ledger") + " WHERE job_id = " + id);
+            if (n % 4 == 0) {
+                assertThat(r.state()).as("job n=%d", n).isEqualTo("discarded");
+                assertThat(r.errors()).extracting(JobRow.ErrorEntry::errorClass).as("job n=%d", n)
+                        .containsExactly("TransactionAborted");
+                assertThat(kept).as("job n=%d's writes", n).isZero();
+            } else {
+                assertThat(r.state()).as("job n=%d", n).isEqualTo("completed");
+                assertThat(r.errors()).as("job n=%d errors", n).isEmpty();
+                assertThat(kept).as("job n=%d's writes", n).isEqualTo(1);
+            }
+            assertThat(r.attempt()).as("job n=%d attempt", n).isEqualTo(1);
+        }
+    }
+
     /** A job of the deadlock test: adds one to {@code row} of the counters table; {@code row} 0 writes nothing. */
     record Step(int row, boolean meet) {
     }

@@ -181,6 +181,15 @@ public sealed interface Dialect permits PostgresDialect, MySqlFamilyDialect, Sql
     boolean isTransientConflict(SQLException e);
 
     /**
+     * Whether {@code e} says the transaction is aborted and takes no statement until rolled back
+     * (or back to a savepoint): PostgreSQL's state after any failed statement. MySQL, MariaDB and
+     * SQLite fail only the statement, so never.
+     */
+    default boolean isTransactionAborted(SQLException e) {
+        return false;
+    }
+
+    /**
      * What to change in the setup when {@code e} is a symptom of a misconfiguration rather than a
      * failure of the statement (e.g. a connection pooler that drops prepared statements), or null.
      * {@link ConnectionHints} logs it once.

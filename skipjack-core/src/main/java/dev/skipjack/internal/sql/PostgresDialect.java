@@ -201,6 +201,12 @@ public final class PostgresDialect implements Dialect {
         return work.run(c);
     }
 
+    /** 25P02, in_failed_sql_transaction: "current transaction is aborted, commands ignored until end of transaction block". */
+    @Override
+    public boolean isTransactionAborted(SQLException e) {
+        return "25P02".equals(e.getSQLState());
+    }
+
     /** Serialization failure (40001) and deadlock (40P01). */
     @Override
     public boolean isTransientConflict(SQLException e) {

@@ -368,8 +368,9 @@ final class TransactionalRunner {
         // A job of a kind this process does not run (Skipjack.runJob) is failed by the executor, not here.
         RegisteredKind aloneKind = alone ? kinds.get(claimedAlone.kind()) : null;
         boolean prepared = aloneKind != null && aloneKind.mode().preparesTransaction();
-        /* Outcomes of handlers that never touched their connection: written together before the commit. */
+        /* Outcomes written together before the commit: every job's but a failed writer's or a two-phase one's. */
         List<Completion> together = new ArrayList<>();
+        LastWriter lastWriter = new LastWriter();
         List<Completion> committed = new ArrayList<>(group.jobs.size());
         Job<Object> lastJob = null;
         for (ClaimedJob claimed : group.jobs) {
@@ -387,12 +388,12 @@ final class TransactionalRunner {
                 Savepoint[] beforeHandler = new Savepoint[1];
                 if (claimed.workflowId() != null) {
                     // A workflow job's parents' outputs are read on the transaction before its handler runs.
-                    beforeHandler[0] = c.setSavepoint();
+                    beforeHandler[0] = savepointAfter(c, lastWriter, together, group);
                 }
                 long startedAt = System.nanoTime();
                 Completion completion = executor.execute(claimed, execution, HandlerConnection.wrap(c, () -> {
                     if (beforeHandler[0] == null) {
-                        beforeHandler[0] = c.setSavepoint();
+                        beforeHandler[0] = savepointAfter(c, lastWriter, together, group);
                     }
                 }));
                 group.handlerNanos += System.nanoTime() - startedAt;
@@ -419,6 +420,14 @@ final class TransactionalRunner {
                     together.add(completion);
                     continue;
                 }
+                if (completion.isCompleted() && !prepared) {
+                    // Its outcome waits for the others' too; the next savepoint, or the outcomes'
+                    // write, finds out whether the handler left its transaction usable.
+                    flushReports(c, execution);
+                    lastWriter.track(claimed, execution, beforeHandler[0], options, together.size(), group.ran.size() - 1);
+                    together.add(completion);
+                    continue;
+                }
                 Completion written = writeAfterSavepoint(c, claimed, execution, completion, beforeHandler[0], options,
                         prepared, !alone);
                 if (written == null) {
@@ -442,7 +451,10 @@ final class TransactionalRunner {
                 if (conflict != null) {
                     throw conflict;
                 }
-                throw e;
+                if (!failLastWriter(c, lastWriter, together, group, e)) {
+                    throw e;
+                }
+                written = writer.write(c, together, !prepared);
             }
             if (written != together.size()) {
                 // Something undid a claim of this transaction (e.g. InnoDB rolled it back after a
@@ -473,6 +485,72 @@ final class TransactionalRunner {
             return Ended.lost(group.lost(null, "CommitFailed", "the job's transaction failed to commit: " + e.getMessage(), e));
         }
         return Ended.committed(committed);
+    }
+
+    /**
+     * The last job of a transaction whose handler used its connection and completed: its outcome
+     * waits in the outcomes' write, and its savepoint stays at hand until the next statement shows
+     * that the handler left the transaction usable.
+     */
+    private static final class LastWriter {
+        ClaimedJob claimed;
+        Execution execution;
+        Savepoint savepoint;
+        KindOptions options;
+        int togetherIndex;
+        int ranIndex;
+
+        void track(ClaimedJob claimed, Execution execution, Savepoint savepoint, KindOptions options, int togetherIndex,
+                   int ranIndex) {
+            this.claimed = claimed;
+            this.execution = execution;
+            this.savepoint = savepoint;
+            this.options = options;
+            this.togetherIndex = togetherIndex;
+            this.ranIndex = ranIndex;
+        }
+    }
+
+    /**
+     * A savepoint for the next handler. Since the last writer's outcome was not written right after
+     * it, this is the first statement after it: when it finds the transaction aborted (PostgreSQL
+     * aborts it at a failed statement, also one the handler caught and hid), that writer's work is
+     * undone and its attempt fails, as {@link #failLastWriter} says.
+     */
+    private Savepoint savepointAfter(Connection c, LastWriter last, List<Completion> together, Group group)
+            throws SQLException {
+        Savepoint savepoint;
+        try {
+            savepoint = c.setSavepoint();
+        } catch (SQLException e) {
+            if (!failLastWriter(c, last, together, group, e)) {
+                throw e;
+            }
+            savepoint = c.setSavepoint();
+        }
+        last.claimed = null; // the transaction took a statement after it: that writer left it usable
+        return savepoint;
+    }
+
+    /**
+     * When {@code e} says the transaction is aborted and a writer's outcome is pending, that writer
+     * left it so: rolls back to its savepoint (its writes go, the transaction is usable again) and
+     * turns its outcome into a failed attempt ({@code TransactionAborted}), instead of retrying it
+     * for free forever. Returns false, doing nothing, for any other error.
+     */
+    private boolean failLastWriter(Connection c, LastWriter last, List<Completion> together, Group group,
+                                   SQLException e) throws SQLException {
+        if (last.claimed == null || !sql.dialect().isTransactionAborted(e)) {
+            return false;
+        }
+        c.rollback(last.savepoint);
+        Completion failed = translator.fromFailure(last.claimed, "TransactionAborted",
+                "the handler's transaction could not complete the job: " + e.getMessage(), e, last.options, workerId);
+        flushReports(c, last.execution);
+        together.set(last.togetherIndex, failed);
+        group.ran.set(last.ranIndex, failed);
+        last.claimed = null;
+        return true;
     }
 
     /**
