@@ -59,6 +59,16 @@ class TransactionalGroupTest extends EveryBackendTest {
                 + " WHERE state NOT IN ('completed', 'discarded', 'cancelled')") == 0);
     }
 
+    /** Runs the warm-up (so that groups have grown), then {@code count} jobs numbered from 1,000; returns their ids once all are terminal. */
+    private List<Long> runAfterWarmUp(Skipjack s, int count) {
+        enqueue(s, 0, WARM_UP);
+        s.start();
+        awaitAllTerminal();
+        List<Long> ids = enqueue(s, 1_000, count);
+        awaitAllTerminal();
+        return ids;
+    }
+
     private JobRow row(long id) {
         return JobRow.load(dataSource, schema, id);
     }
@@ -115,12 +125,7 @@ class TransactionalGroupTest extends EveryBackendTest {
                     }
                     return n >= 1_000 && n % 3 == 1 ? Outcome.cancel("job " + n + " cancels") : Outcome.complete();
                 }));
-        enqueue(s, 0, WARM_UP);
-        s.start();
-        awaitAllTerminal();
-
-        List<Long> ids = enqueue(s, 1_000, 300);
-        awaitAllTerminal();
+        List<Long> ids = runAfterWarmUp(s, 300);
         for (int i = 0; i < ids.size(); i++) {
             int n = 1_000 + i;
             JobRow r = row(ids.get(i));
@@ -157,12 +162,7 @@ class TransactionalGroupTest extends EveryBackendTest {
                     return Outcome.complete();
                 }));
         execute("CREATE TABLE " + table("ledger") + " (job_id bigint NOT NULL, attempt int NOT NULL)");
-        enqueue(s, 0, WARM_UP);
-        s.start();
-        awaitAllTerminal();
-
-        List<Long> ids = enqueue(s, 1_000, 200);
-        awaitAllTerminal();
+        List<Long> ids = runAfterWarmUp(s, 200);
         for (int i = 0; i < ids.size(); i++) {
             int n = 1_000 + i;
             long id = ids.get(i);
