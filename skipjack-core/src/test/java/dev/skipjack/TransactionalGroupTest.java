@@ -6,6 +6,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import java.sql.PreparedStatement;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -180,6 +181,33 @@ class TransactionalGroupTest extends EveryBackendTest {
             }
             assertThat(r.attempt()).as("job n=%d attempt", n).isEqualTo(1);
         }
+    }
+
+    @Test
+    void aJobThatAlwaysMeetsAConflictHasEveryFourthCountedAndEnds() {
+        // The database's own code for a deadlock; thrown by the handler itself, so every run meets one.
+        SQLException deadlock = switch (backend()) {
+            case POSTGRESQL -> new SQLException("deadlock detected (thrown by the test)", "40P01");
+            case SQLITE -> new SQLException("database is locked (thrown by the test)", null, 5);
+            default -> new SQLException("Deadlock found when trying to get lock (thrown by the test)", "40001", 1213);
+        };
+        AtomicInteger runs = new AtomicInteger();
+        Skipjack s = client(builder().queue("default", 1).transactionalHandler(QUIET,
+                KindOptions.defaults().withMaxAttempts(2).withRetryPolicy(RetryPolicy.fixed(Duration.ZERO)), (job, tx) -> {
+                    runs.incrementAndGet();
+                    tx.getMetaData(); // a use of the connection: its job has a savepoint, as a writer's
+                    throw new IllegalStateException("the transfer failed", deadlock);
+                }));
+        long id = s.enqueue(QUIET, new Args(1));
+        s.start();
+        awaitAllTerminal();
+
+        JobRow r = row(id);
+        assertThat(r.state()).isEqualTo("discarded");
+        assertThat(r.attempt()).isEqualTo(2);
+        assertThat(r.errors()).extracting(JobRow.ErrorEntry::errorClass).containsExactly("TransactionConflict", "TransactionConflict");
+        // Three conflicts in a row uncounted, the fourth counted, for each of the two attempts.
+        assertThat(runs.get()).isEqualTo(2 * 4);
     }
 
     /** A job of the deadlock test: adds one to {@code row} of the counters table; {@code row} 0 writes nothing. */

@@ -35,8 +35,11 @@ final class HandlerConnection {
         AtomicBoolean used = new AtomicBoolean();
         InvocationHandler handler = (proxy, method, args) -> {
             String name = method.getName();
-            if (!isObjectMethod(name) && used.compareAndSet(false, true)) {
+            if (!isObjectMethod(name) && !used.get()) {
+                // Marked used only once the savepoint is taken: a handler that catches a failure to
+                // take it and goes on gets it at its next call, never statements without one.
                 beforeFirstUse.run();
+                used.set(true);
             }
             boolean wholeRollback = name.equals("rollback") && (args == null || args.length == 0);
             if (REFUSED.contains(name) || wholeRollback) {

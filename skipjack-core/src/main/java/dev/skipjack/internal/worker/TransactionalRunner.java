@@ -19,6 +19,7 @@ import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Savepoint;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -66,6 +67,12 @@ final class TransactionalRunner {
     static final int MAX_GROUP = 32;
     /** Conflicts between transactions a job may meet in a row, in this process, before one counts as its attempt. */
     static final int UNCOUNTED_CONFLICTS_IN_A_ROW = 3;
+    /**
+     * Most jobs in a group once a kind of the queue is known to write: each writer's savepoint, and
+     * its reports', get a subtransaction id once they write, and a PostgreSQL transaction with more
+     * than 64 of them makes every other session's snapshot consult pg_subtrans while it is open.
+     */
+    static final int MAX_WRITER_GROUP = 16;
     /** More jobs than this waiting to commit after a conflict: forget them all (they may run elsewhere now). */
     private static final int MAX_TRACKED_CONFLICTS = 10_000;
     /**
@@ -92,6 +99,8 @@ final class TransactionalRunner {
     private final Set<String> groupedKinds;
     /** Grouped kinds whose handlers wrote in a transaction that met a conflict: alone from then on. */
     private final Set<String> conflictedKinds = ConcurrentHashMap.newKeySet();
+    /** The grouped kinds whose handlers were seen to use their connection: their groups stay within {@link #MAX_WRITER_GROUP}. */
+    private final Set<String> writingKinds = ConcurrentHashMap.newKeySet();
     /** Jobs whose transaction met a conflict and was rolled back uncounted, and have not committed since: how often in a row. */
     private final Map<Long, Integer> conflictsInARow = new ConcurrentHashMap<>();
     /** The kinds of this queue always claimed one job per transaction: two-phase kinds, kinds with a server-side timeout. */
@@ -149,7 +158,8 @@ final class TransactionalRunner {
         }
         boolean ran = false;
         if (!grouped.isEmpty()) {
-            int size = groupSize.get();
+            boolean writers = !writingKinds.isEmpty() && !Collections.disjoint(grouped, writingKinds);
+            int size = writers ? Math.min(groupSize.get(), MAX_WRITER_GROUP) : groupSize.get();
             ran = run(c -> claimer.claimTransactional(c, queue, grouped, size), size);
         }
         if (!alone.isEmpty()) {
@@ -185,23 +195,26 @@ final class TransactionalRunner {
     }
 
     /**
-     * The conflict to throw out of the transaction when none of {@code jobs} has met more than
-     * {@link #UNCOUNTED_CONFLICTS_IN_A_ROW} in a row here; null when one has, and this conflict is
-     * to count as a failure.
+     * The conflict to throw out of {@code group}'s transaction, charged to {@code jobs}: a job that
+     * has now met more than {@link #UNCOUNTED_CONFLICTS_IN_A_ROW} in a row here has this one counted
+     * as its failed attempt (recorded after the rollback, as for a lost transaction), the others
+     * nothing.
      */
-    private TransactionConflict uncounted(Throwable cause, List<Long> jobs) {
+    private TransactionConflict conflict(Throwable cause, List<Long> jobs, Group group) {
         if (conflictsInARow.size() > MAX_TRACKED_CONFLICTS) {
             conflictsInARow.clear();
         }
-        boolean exhausted = false;
+        List<Completion> counted = new ArrayList<>(0);
         for (long id : jobs) {
-            exhausted |= conflictsInARow.merge(id, 1, Integer::sum) > UNCOUNTED_CONFLICTS_IN_A_ROW;
+            if (conflictsInARow.merge(id, 1, Integer::sum) > UNCOUNTED_CONFLICTS_IN_A_ROW) {
+                conflictsInARow.remove(id);
+                ClaimedJob claimed = group.claimedOf(id);
+                counted.add(translator.fromFailure(claimed, "TransactionConflict", "the job's transaction met a conflict"
+                                + " with another " + (UNCOUNTED_CONFLICTS_IN_A_ROW + 1) + " times in a row: "
+                                + OutcomeTranslator.messageOf(cause), cause, executor.kindOptions(claimed), workerId));
+            }
         }
-        if (exhausted) {
-            jobs.forEach(conflictsInARow::remove);
-            return null;
-        }
-        return new TransactionConflict(cause);
+        return new TransactionConflict(cause, counted);
     }
 
     /**
@@ -209,8 +222,12 @@ final class TransactionalRunner {
      * the database rolled back): the run rolls it back and counts no attempt.
      */
     private static final class TransactionConflict extends Exception {
-        TransactionConflict(Throwable cause) {
+        /** The failed attempts of the jobs out of uncounted conflicts, to record after the rollback. */
+        final List<Completion> counted;
+
+        TransactionConflict(Throwable cause, List<Completion> counted) {
             super(cause.getMessage(), cause, false, false);
+            this.counted = counted;
         }
     }
 
@@ -251,6 +268,7 @@ final class TransactionalRunner {
                 rollbackQuietly(c);
                 conflict = true;
                 conflicted(group, e);
+                lost = e.counted;
             } catch (Throwable t) {
                 rollbackQuietly(c);
                 if (group != null) {
@@ -348,12 +366,16 @@ final class TransactionalRunner {
         }
 
         private ClaimedJob claimedOf(Completion c) {
+            return claimedOf(c.id());
+        }
+
+        ClaimedJob claimedOf(long id) {
             for (ClaimedJob j : jobs) {
-                if (j.id() == c.id()) {
+                if (j.id() == id) {
                     return j;
                 }
             }
-            throw new IllegalStateException("job " + c.id() + " is not in its group");
+            throw new IllegalStateException("job " + id + " is not in its group");
         }
     }
 
@@ -390,8 +412,10 @@ final class TransactionalRunner {
                     // A workflow job's parents' outputs are read on the transaction before its handler runs.
                     beforeHandler[0] = savepointAfter(c, lastWriter, together, group);
                 }
+                boolean[] handlerTouched = new boolean[1];
                 long startedAt = System.nanoTime();
                 Completion completion = executor.execute(claimed, execution, HandlerConnection.wrap(c, () -> {
+                    handlerTouched[0] = true;
                     if (beforeHandler[0] == null) {
                         beforeHandler[0] = savepointAfter(c, lastWriter, together, group);
                     }
@@ -406,10 +430,11 @@ final class TransactionalRunner {
                 boolean wrote = beforeHandler[0] != null;
                 if (wrote) {
                     group.writers.add(claimed.kind());
-                    TransactionConflict conflict = isConflict(execution.handlerFailure())
-                            ? uncounted(execution.handlerFailure(), List.of(claimed.id())) : null;
-                    if (conflict != null) {
-                        throw conflict;
+                    if (handlerTouched[0]) {
+                        writingKinds.add(claimed.kind());
+                    }
+                    if (isConflict(execution.handlerFailure())) {
+                        throw conflict(execution.handlerFailure(), List.of(claimed.id()), group);
                     }
                 }
                 group.ran.add(completion);
@@ -428,12 +453,19 @@ final class TransactionalRunner {
                     together.add(completion);
                     continue;
                 }
-                Completion written = writeAfterSavepoint(c, claimed, execution, completion, beforeHandler[0], options,
-                        prepared, !alone);
+                Completion written = writeAfterSavepoint(c, group, claimed, execution, completion, beforeHandler[0],
+                        options, prepared, !alone);
                 if (written == null) {
+                    if (!alone && c.isValid(1)) {
+                        // The connection works but the savepoint is gone: InnoDB rolled the whole
+                        // transaction back (a deadlock the handler reported without its cause).
+                        throw conflict(new SQLException("the job's transaction was rolled back by the database"),
+                                List.of(claimed.id()), group);
+                    }
                     c.rollback();
-                    return Ended.lost(group.lost(completion, "TransactionLost", "the job's transaction was given up:"
-                            + " another job of it could not record its outcome", null));
+                    // A completion that could not be written is not what to record: its work is gone.
+                    return Ended.lost(group.lost(completion.isCompleted() ? null : completion, "TransactionLost",
+                            "the job's transaction was given up: it could not record the job's outcome", null));
                 }
                 group.ran.set(group.ran.size() - 1, written);
                 committed.add(written);
@@ -443,29 +475,7 @@ final class TransactionalRunner {
             }
         }
         if (!together.isEmpty()) {
-            int written;
-            try {
-                written = writer.write(c, together, !prepared);
-            } catch (SQLException e) {
-                TransactionConflict conflict = isConflict(e) ? uncounted(e, idsOf(together)) : null;
-                if (conflict != null) {
-                    throw conflict;
-                }
-                if (!failLastWriter(c, lastWriter, together, group, e)) {
-                    throw e;
-                }
-                written = writer.write(c, together, !prepared);
-            }
-            if (written != together.size()) {
-                // Something undid a claim of this transaction (e.g. InnoDB rolled it back after a
-                // deadlock a handler swallowed): nothing of it may commit.
-                SQLException undone = new SQLException("the jobs' claims are no longer in their transaction");
-                TransactionConflict conflict = alone ? null : uncounted(undone, idsOf(together));
-                if (conflict != null) {
-                    throw conflict;
-                }
-                throw undone;
-            }
+            writeTogether(c, together, lastWriter, group, prepared, alone);
         }
         committed.addAll(together);
         try {
@@ -482,9 +492,50 @@ final class TransactionalRunner {
                         executor.kindOptions(claimedAlone), workerId)));
             }
         } catch (SQLException e) {
+            if (isConflict(e)) {
+                // A serialization failure at commit (SERIALIZABLE servers): nothing of it is kept.
+                throw conflict(e, idsOf(committed), group);
+            }
             return Ended.lost(group.lost(null, "CommitFailed", "the job's transaction failed to commit: " + e.getMessage(), e));
         }
         return Ended.committed(committed);
+    }
+
+    /**
+     * Writes the outcomes kept for the end of the transaction in one statement. A conflict gives the
+     * transaction up (uncounted); a transaction the last writer left aborted fails that writer and
+     * is written again; claims the database undid give a group up (uncounted) and fail a job alone.
+     */
+    private void writeTogether(Connection c, List<Completion> together, LastWriter lastWriter, Group group,
+                               boolean prepared, boolean alone) throws SQLException, TransactionConflict {
+        int written;
+        try {
+            written = writer.write(c, together, !prepared);
+        } catch (SQLException e) {
+            if (isConflict(e)) {
+                throw conflict(e, idsOf(together), group);
+            }
+            if (!failLastWriter(c, lastWriter, together, group, e)) {
+                throw e;
+            }
+            try {
+                written = writer.write(c, together, !prepared);
+            } catch (SQLException again) {
+                if (isConflict(again)) {
+                    throw conflict(again, idsOf(together), group);
+                }
+                throw again;
+            }
+        }
+        if (written != together.size()) {
+            // Something undid a claim of this transaction (e.g. InnoDB rolled it back after a
+            // deadlock a handler swallowed): nothing of it may commit.
+            SQLException undone = new SQLException("the jobs' claims are no longer in their transaction");
+            if (!alone) {
+                throw conflict(undone, idsOf(together), group);
+            }
+            throw undone;
+        }
     }
 
     /**
@@ -560,26 +611,24 @@ final class TransactionalRunner {
      * when even that failed and the transaction must be given up. A conflict between transactions,
      * or in a group ({@code inGroup}) a claim the database rolled back, gives the transaction up.
      */
-    private Completion writeAfterSavepoint(Connection c, ClaimedJob claimed, Execution execution, Completion completion,
-                                           Savepoint beforeHandler, KindOptions options, boolean prepared,
-                                           boolean inGroup) throws TransactionConflict {
+    private Completion writeAfterSavepoint(Connection c, Group group, ClaimedJob claimed, Execution execution,
+                                           Completion completion, Savepoint beforeHandler, KindOptions options,
+                                           boolean prepared, boolean inGroup) throws TransactionConflict {
         if (completion.isCompleted()) {
             try {
                 flushReports(c, execution);
                 if (writer.write(c, List.of(completion), !prepared) != 1) {
                     // Alone, a handler that ended the transaction itself (a ROLLBACK statement) fails its attempt.
                     SQLException undone = new SQLException("the job's claim is no longer in its transaction");
-                    TransactionConflict conflict = inGroup ? uncounted(undone, List.of(claimed.id())) : null;
-                    if (conflict != null) {
-                        throw conflict;
+                    if (inGroup) {
+                        throw conflict(undone, List.of(claimed.id()), group);
                     }
                     throw undone;
                 }
                 return completion;
             } catch (SQLException e) {
-                TransactionConflict conflict = isConflict(e) ? uncounted(e, List.of(claimed.id())) : null;
-                if (conflict != null) {
-                    throw conflict;
+                if (isConflict(e)) {
+                    throw conflict(e, List.of(claimed.id()), group);
                 }
                 // The handler left its transaction unusable (e.g. it swallowed a failed
                 // statement): count the attempt as failed instead of retrying it for free forever.
