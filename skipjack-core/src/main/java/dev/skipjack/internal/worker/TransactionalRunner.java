@@ -19,7 +19,6 @@ import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Savepoint;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -63,16 +62,15 @@ final class TransactionalRunner {
 
     private static final Logger log = LoggerFactory.getLogger(TransactionalRunner.class);
 
-    /** Most jobs in one transaction: a crash or a lost connection sends at most this many back. */
+    /**
+     * Most jobs in one transaction: a crash or a lost connection sends at most this many back. Also
+     * at most half of PostgreSQL's 64 cached subtransaction ids: a writer's savepoint and its
+     * reports' each get one when they write, and a transaction with more than 64 makes every other
+     * session's snapshot consult pg_subtrans while it is open.
+     */
     static final int MAX_GROUP = 32;
     /** Conflicts between transactions a job may meet in a row, in this process, before one counts as its attempt. */
     static final int UNCOUNTED_CONFLICTS_IN_A_ROW = 3;
-    /**
-     * Most jobs in a group once a kind of the queue is known to write: each writer's savepoint, and
-     * its reports', get a subtransaction id once they write, and a PostgreSQL transaction with more
-     * than 64 of them makes every other session's snapshot consult pg_subtrans while it is open.
-     */
-    static final int MAX_WRITER_GROUP = 16;
     /** More jobs than this waiting to commit after a conflict: forget them all (they may run elsewhere now). */
     private static final int MAX_TRACKED_CONFLICTS = 10_000;
     /**
@@ -99,8 +97,6 @@ final class TransactionalRunner {
     private final Set<String> groupedKinds;
     /** Grouped kinds whose handlers wrote in a transaction that met a conflict: alone from then on. */
     private final Set<String> conflictedKinds = ConcurrentHashMap.newKeySet();
-    /** The grouped kinds whose handlers were seen to use their connection: their groups stay within {@link #MAX_WRITER_GROUP}. */
-    private final Set<String> writingKinds = ConcurrentHashMap.newKeySet();
     /** Jobs whose transaction met a conflict and was rolled back uncounted, and have not committed since: how often in a row. */
     private final Map<Long, Integer> conflictsInARow = new ConcurrentHashMap<>();
     /** The kinds of this queue always claimed one job per transaction: two-phase kinds, kinds with a server-side timeout. */
@@ -158,8 +154,7 @@ final class TransactionalRunner {
         }
         boolean ran = false;
         if (!grouped.isEmpty()) {
-            boolean writers = !writingKinds.isEmpty() && !Collections.disjoint(grouped, writingKinds);
-            int size = writers ? Math.min(groupSize.get(), MAX_WRITER_GROUP) : groupSize.get();
+            int size = groupSize.get();
             ran = run(c -> claimer.claimTransactional(c, queue, grouped, size), size);
         }
         if (!alone.isEmpty()) {
@@ -412,10 +407,8 @@ final class TransactionalRunner {
                     // A workflow job's parents' outputs are read on the transaction before its handler runs.
                     beforeHandler[0] = savepointAfter(c, lastWriter, together, group);
                 }
-                boolean[] handlerTouched = new boolean[1];
                 long startedAt = System.nanoTime();
                 Completion completion = executor.execute(claimed, execution, HandlerConnection.wrap(c, () -> {
-                    handlerTouched[0] = true;
                     if (beforeHandler[0] == null) {
                         beforeHandler[0] = savepointAfter(c, lastWriter, together, group);
                     }
@@ -430,9 +423,6 @@ final class TransactionalRunner {
                 boolean wrote = beforeHandler[0] != null;
                 if (wrote) {
                     group.writers.add(claimed.kind());
-                    if (handlerTouched[0]) {
-                        writingKinds.add(claimed.kind());
-                    }
                     if (isConflict(execution.handlerFailure())) {
                         throw conflict(execution.handlerFailure(), List.of(claimed.id()), group);
                     }
