@@ -239,13 +239,7 @@ final class JobExecutor {
      * the kind's timeout enforced through statement_timeout, before the interrupt is due.
      */
     private static boolean isStatementTimeout(Throwable t) {
-        Throwable c = t;
-        for (int depth = 0; c != null && depth < 20; depth++, c = c.getCause()) {
-            if (c instanceof SQLException && "57014".equals(((SQLException) c).getSQLState())) {
-                return true;
-            }
-        }
-        return false;
+        return SqlCauses.any(t, e -> "57014".equals(e.getSQLState()));
     }
 
     /** The options of the claimed job's kind; the defaults for a kind this process does not know. */

@@ -180,13 +180,7 @@ final class TransactionalRunner {
 
     /** Whether {@code t} or one of its causes is a conflict between transactions. */
     private boolean isConflict(Throwable t) {
-        Throwable c = t;
-        for (int depth = 0; c != null && depth < 20; depth++, c = c.getCause()) {
-            if (c instanceof SQLException && sql.dialect().isTransientConflict((SQLException) c)) {
-                return true;
-            }
-        }
-        return false;
+        return SqlCauses.any(t, sql.dialect()::isTransientConflict);
     }
 
     /**
@@ -499,22 +493,18 @@ final class TransactionalRunner {
     private void writeTogether(Connection c, List<Completion> together, LastWriter lastWriter, Group group,
                                boolean prepared, boolean alone) throws SQLException, TransactionConflict {
         int written;
-        try {
-            written = writer.write(c, together, !prepared);
-        } catch (SQLException e) {
-            if (isConflict(e)) {
-                throw conflict(e, idsOf(together), group);
-            }
-            if (!failLastWriter(c, lastWriter, together, group, e)) {
-                throw e;
-            }
+        while (true) {
             try {
                 written = writer.write(c, together, !prepared);
-            } catch (SQLException again) {
-                if (isConflict(again)) {
-                    throw conflict(again, idsOf(together), group);
+                break;
+            } catch (SQLException e) {
+                if (isConflict(e)) {
+                    throw conflict(e, idsOf(together), group);
                 }
-                throw again;
+                // Writes again once at most: failing the last writer forgets it.
+                if (!failLastWriter(c, lastWriter, together, group, e)) {
+                    throw e;
+                }
             }
         }
         if (written != together.size()) {
