@@ -64,6 +64,16 @@ public sealed interface Dialect permits PostgresDialect, MySqlFamilyDialect, Sql
     /** The SQL time expression of the statement's own start, shifted by {@code offsetMicros}. */
     String statementTime(long offsetMicros);
 
+    /**
+     * The SQL time expression of the instant it is evaluated, shifted by {@code offsetMicros}: for
+     * a claim's {@code attempted_at}, which must come after everything the claim's reads saw
+     * committed. Where a statement's start already does (its reads begin with it), the statement's
+     * time.
+     */
+    default String evaluationTime(long offsetMicros) {
+        return statementTime(offsetMicros);
+    }
+
     /** This dialect's statements for one schema and table prefix, with "now" read from {@code clock}. */
     default SqlStatements statements(TableNames names, DatabaseClock clock) {
         return new SqlStatements(this, names.quotedWith(identifierQuote()), clock);

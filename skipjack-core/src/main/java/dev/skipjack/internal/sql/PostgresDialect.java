@@ -55,6 +55,21 @@ public final class PostgresDialect implements Dialect {
                 : "(statement_timestamp() + " + offsetMicros + " * interval '1 microsecond')";
     }
 
+    /**
+     * clock_timestamp() in a subquery: now() and statement_timestamp() are taken when the server
+     * starts on the statement's first message, before it waits for its table locks or is scheduled
+     * again, and its snapshot comes after that; a claim stamped with either could read as started
+     * before a job it waited for had committed its end (seen: a concurrency limit of 2 judged
+     * exceeded from the stored times; a rate limit's window would free early by the same gap). The
+     * uncorrelated subquery is an InitPlan, run once when the executor first needs it, after the
+     * locks and the snapshot: every job of one claim still gets one stamp.
+     */
+    @Override
+    public String evaluationTime(long offsetMicros) {
+        return offsetMicros == 0 ? "(SELECT clock_timestamp())"
+                : "(SELECT clock_timestamp() + " + offsetMicros + " * interval '1 microsecond')";
+    }
+
     /** PostgreSQL runs a whole script as one command, in the migration's transaction. */
     @Override
     public List<String> scriptStatements(String script) {

@@ -15,7 +15,8 @@ import java.util.regex.Pattern;
  * for one set of {@link TableNames} and one {@link DatabaseClock}. A statement every dialect runs
  * word for word lives once, under {@code dev/skipjack/sql/common/}; a dialect's own file of the
  * same name comes first. Templates name time as
- * {@code {{now}}} (the transaction's start) and {@code {{statement_now}}} (the statement's), never
+ * {@code {{now}}} (the transaction's start), {@code {{statement_now}}} (the statement's) and
+ * {@code {{evaluation_now}}} (the instant the expression is evaluated, for a claim's start), never
  * with a database function, so that a test can move the clock every statement reads.
  */
 public final class SqlStatements {
@@ -88,7 +89,8 @@ public final class SqlStatements {
     private String withTime(String template, long offsetMicros) {
         return template
                 .replace("{{now}}", dialect.transactionTime(offsetMicros))
-                .replace("{{statement_now}}", dialect.statementTime(offsetMicros));
+                .replace("{{statement_now}}", dialect.statementTime(offsetMicros))
+                .replace("{{evaluation_now}}", dialect.evaluationTime(offsetMicros));
     }
 
     /** Reads a resource under {@code dev/skipjack/} as UTF-8 text. */

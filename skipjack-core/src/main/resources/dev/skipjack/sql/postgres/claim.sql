@@ -11,6 +11,8 @@
 -- Index: jobs_claim_idx (queue, priority, run_at, id) WHERE state = 'available'.
 -- Parameters: queue, kinds this claimer must leave alone (transactional kinds), limit,
 --             worker id, lease in milliseconds.
+-- attempted_at and lease_until: the instant the row is taken (evaluation_now), not the statement's
+-- start, which can precede a lock wait and so the end of the job that freed this one's slot.
 WITH next AS (
     SELECT id
     FROM {{jobs}}
@@ -24,9 +26,9 @@ WITH next AS (
 UPDATE {{jobs}} AS j
 SET state        = 'running',
     attempt      = j.attempt + 1,
-    attempted_at = {{now}},
+    attempted_at = {{evaluation_now}},
     claimed_by   = ?,
-    lease_until  = {{now}} + ? * interval '1 millisecond'
+    lease_until  = {{evaluation_now}} + ? * interval '1 millisecond'
 FROM next
 WHERE j.id = next.id
 RETURNING j.id, j.queue, j.kind, j.args::text, j.priority, j.attempt, j.max_attempts,

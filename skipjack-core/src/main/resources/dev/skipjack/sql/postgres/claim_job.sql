@@ -5,6 +5,8 @@
 -- SKIP LOCKED: a job another worker is claiming right now is left to it (no row comes back).
 -- Index: primary key.
 -- Parameters: job id, worker id, lease in milliseconds.
+-- attempted_at and lease_until: the instant the row is taken (evaluation_now), not the statement's
+-- start, which can precede a lock wait and so the end of the job that freed this one's slot.
 WITH next AS (
     SELECT id
     FROM {{jobs}}
@@ -15,9 +17,9 @@ WITH next AS (
 UPDATE {{jobs}} AS j
 SET state        = 'running',
     attempt      = j.attempt + 1,
-    attempted_at = {{now}},
+    attempted_at = {{evaluation_now}},
     claimed_by   = ?,
-    lease_until  = {{now}} + ? * interval '1 millisecond'
+    lease_until  = {{evaluation_now}} + ? * interval '1 millisecond'
 FROM next
 WHERE j.id = next.id
 RETURNING j.id, j.queue, j.kind, j.args::text, j.priority, j.attempt, j.max_attempts,

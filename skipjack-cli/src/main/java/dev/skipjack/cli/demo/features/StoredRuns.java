@@ -19,8 +19,9 @@ import java.util.Map;
  * What the limits and ordered checks judge: each job of a kind as the database holds it, with the
  * concurrency key stored in its row and the interval it ran in.
  *
- * <p>The interval is the job's {@code attempted_at} (set by the claim) to its {@code finished_at}
- * (set by the completion), both the database's clock: the handler ran inside it, and the job held
+ * <p>The interval is the job's {@code attempted_at} (set by the claim, at the instant it takes the
+ * row) to its {@code finished_at} (set by the completion), both the database's clock: the handler
+ * ran inside it, and the job held
  * its key's slot over all of it (a slot is taken at admission, before the claim, and given back with
  * the completion). So if these intervals never overlap more than a key's limit, neither did the
  * handlers. Resolution: microseconds on PostgreSQL and MariaDB ({@code DATETIME(6)}), milliseconds
