@@ -32,6 +32,8 @@ public final class MaintenanceService {
 
     /** Longest pause after repeated failures of one task. */
     static final Duration MAX_BACKOFF = Duration.ofSeconds(5);
+    /** Longest a stop waits to give leadership up (see {@link #stop()}). */
+    static final Duration RELEASE_WAIT = Duration.ofSeconds(2);
     /**
      * Threads of the scheduler: a long retention round (up to 100 batches) must not hold back the
      * rescuer and the promoter, which the other thread keeps running.
@@ -66,11 +68,17 @@ public final class MaintenanceService {
         }
     }
 
-    /** Stops every task (interrupting running rounds) and gives leadership up, so another node takes over at once. */
+    /**
+     * Stops every task (interrupting running rounds) and gives leadership up, so another node takes
+     * over at once: waited for at most {@link #RELEASE_WAIT}, as the term ends by itself anyway.
+     */
     public void stop() {
         stopped = true;
         scheduler.shutdownNow();
-        leader.release();
+        if (!WorkerThreads.runWithin("skipjack-leadership-release", RELEASE_WAIT, leader::release)) {
+            log.warn("giving maintenance leadership up took over {}; left to finish in the background"
+                    + " (another node takes over when the term ends)", RELEASE_WAIT);
+        }
     }
 
     /** Failed rounds of a task since this node started, for tests and diagnostics. */

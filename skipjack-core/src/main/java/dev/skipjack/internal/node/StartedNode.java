@@ -22,6 +22,7 @@ import dev.skipjack.internal.pause.PausedQueues;
 import dev.skipjack.internal.sql.SqlStatements;
 import dev.skipjack.internal.twophase.PreparedTransactionResolver;
 import dev.skipjack.internal.kind.RegisteredKind;
+import dev.skipjack.internal.threads.WorkerThreads;
 import dev.skipjack.internal.worker.WorkerRuntime;
 
 import java.sql.SQLException;
@@ -39,6 +40,9 @@ import javax.sql.DataSource;
  * class only connects their wake-up callbacks and orders start and stop.
  */
 public final class StartedNode {
+
+    /** Longest a stop waits to remove this node's row (see {@link #stop(Duration)}). */
+    static final Duration NODE_REMOVAL_WAIT = Duration.ofSeconds(2);
 
     /** Everything a node needs to start. */
     public record Settings(DataSource dataSource, SqlStatements sql, String workerId,
@@ -155,6 +159,7 @@ public final class StartedNode {
             listener.stop();
         }
         workers.stop(timeout);
-        registry.remove();
+        // Best effort, like the leadership release: the row ages out of the nodes view otherwise.
+        WorkerThreads.runWithin("skipjack-node-removal", NODE_REMOVAL_WAIT, registry::remove);
     }
 }

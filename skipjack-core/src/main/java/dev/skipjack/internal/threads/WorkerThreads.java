@@ -1,6 +1,7 @@
 package dev.skipjack.internal.threads;
 
 import java.lang.reflect.Method;
+import java.time.Duration;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
@@ -26,6 +27,26 @@ public final class WorkerThreads {
 
     public static boolean virtualThreadsAvailable() {
         return Runtime.version().feature() >= 21;
+    }
+
+    /**
+     * Runs {@code task} on a daemon thread of its own and waits at most {@code limit} for it;
+     * returns whether it finished in time. For the best-effort database writes of a stop (giving
+     * leadership up, removing the node's row): with the database gone or the pool drained, a pool's
+     * getConnection waits its whole connection timeout (HikariCP's default is 30 s), and a process
+     * stopping, in a JVM shutdown hook or a test context closing, must not wait for that. A task
+     * still running when the wait ends goes on in the background and dies with the JVM.
+     */
+    public static boolean runWithin(String name, Duration limit, Runnable task) {
+        Thread t = new Thread(task, name);
+        t.setDaemon(true);
+        t.start();
+        try {
+            t.join(Math.max(1, limit.toMillis()));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return !t.isAlive();
     }
 
     public static ThreadFactory daemonFactory(String namePrefix) {
