@@ -260,7 +260,10 @@ class ConcurrencyLimitTest extends EveryBackendTest {
         await("both jobs pruned, then their keys' rows", WAIT, () -> queryLong(keyRows) == 0);
         assertThat(node.find(acme)).isEmpty();
         long again = node.enqueue(sync, new Sync("acme", 2));
-        assertThat(queryLong(keyRows)).as("the key used again has its row back").isEqualTo(1);
+        // Only acme's row is asked about: globex's last admission, run just after its job's end,
+        // may insert its row again after the prune took it (it goes at the next prune).
+        assertThat(queryLong(keyRows + " WHERE concurrency_key = 'kind:sync/acme'"))
+                .as("the key used again has its row back").isEqualTo(1);
         await("the new job pruned", WAIT, () -> node.find(again).isEmpty());
     }
 

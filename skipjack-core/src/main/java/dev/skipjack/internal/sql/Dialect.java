@@ -200,6 +200,17 @@ public sealed interface Dialect permits PostgresDialect, MySqlFamilyDialect, Sql
     }
 
     /**
+     * Most transactional jobs one transaction runs together (TransactionalRunner's groups): a crash
+     * or a lost connection sends at most this many back. 32 by default, half of PostgreSQL's 64
+     * cached subtransaction ids: a writing handler's savepoint and its reports' each take one, and
+     * a transaction with more than 64 makes every other session's snapshot consult pg_subtrans
+     * while it is open.
+     */
+    default int maxTransactionalGroup() {
+        return 32;
+    }
+
+    /**
      * What to change in the setup when {@code e} is a symptom of a misconfiguration rather than a
      * failure of the statement (e.g. a connection pooler that drops prepared statements), or null.
      * {@link ConnectionHints} logs it once.

@@ -9,6 +9,7 @@ import dev.skipjack.internal.complete.Completion;
 import dev.skipjack.internal.complete.CompletionWriter;
 import dev.skipjack.internal.kind.RegisteredKind;
 import dev.skipjack.internal.sql.Capability;
+import dev.skipjack.internal.sql.Dialect;
 import dev.skipjack.internal.sql.SqlStatements;
 import dev.skipjack.internal.sql.Transactions;
 import org.slf4j.Logger;
@@ -53,7 +54,8 @@ import javax.sql.DataSource;
  * the next conflict counts as its failed attempt, so a handler that always reports one (or always
  * loses) cannot run for ever.
  * <p>
- * A group's size adapts: it doubles, up to {@link #MAX_GROUP}, while a full group's handlers take
+ * A group's size adapts: it doubles, up to the dialect's {@link Dialect#maxTransactionalGroup()}
+ * (32 on PostgreSQL and SQLite, 128 on MySQL and MariaDB), while a full group's handlers take
  * less than half of {@link #GROUP_BUDGET_NANOS} together, halves when they take more than it, and
  * drops to one after a lost transaction. Two-phase kinds (one prepared transaction per job) and
  * kinds with a server-side timeout (a transaction-wide setting) always run alone.
@@ -62,13 +64,6 @@ final class TransactionalRunner {
 
     private static final Logger log = LoggerFactory.getLogger(TransactionalRunner.class);
 
-    /**
-     * Most jobs in one transaction: a crash or a lost connection sends at most this many back. Also
-     * at most half of PostgreSQL's 64 cached subtransaction ids: a writer's savepoint and its
-     * reports' each get one when they write, and a transaction with more than 64 makes every other
-     * session's snapshot consult pg_subtrans while it is open.
-     */
-    static final int MAX_GROUP = 32;
     /** Conflicts between transactions a job may meet in a row, in this process, before one counts as its attempt. */
     static final int UNCOUNTED_CONFLICTS_IN_A_ROW = 3;
     /** More jobs than this waiting to commit after a conflict: forget them all (they may run elsewhere now). */
@@ -105,6 +100,8 @@ final class TransactionalRunner {
     private final ReportWriter reports;
     /** Jobs the next group claims; shared by the queue's job threads, a heuristic, so races do not matter. */
     private final AtomicInteger groupSize = new AtomicInteger(1);
+    /** The dialect's {@link Dialect#maxTransactionalGroup()}. */
+    private final int maxGroup;
 
     TransactionalRunner(DataSource dataSource, SqlStatements sql, JobClaimer claimer, CompletionWriter writer,
                         ExecutionTracker tracker, OutcomeTranslator translator, JobExecutor executor,
@@ -120,6 +117,7 @@ final class TransactionalRunner {
         this.kinds = kinds;
         this.workerId = workerId;
         this.queue = queue;
+        this.maxGroup = sql.dialect().maxTransactionalGroup();
         this.reports = reports;
         Set<String> grouped = new TreeSet<>();
         Set<String> alone = new TreeSet<>();
@@ -298,7 +296,7 @@ final class TransactionalRunner {
         } else if (group.handlerNanos > GROUP_BUDGET_NANOS) {
             groupSize.set(Math.max(1, asked / 2));
         } else if (group.jobs.size() == asked && group.handlerNanos * 2 <= GROUP_BUDGET_NANOS) {
-            groupSize.set(Math.min(MAX_GROUP, asked * 2));
+            groupSize.set(Math.min(maxGroup, asked * 2));
         }
     }
 
