@@ -106,7 +106,7 @@ class NoDuplicatesNoLossTest extends AuditedEveryBackendTest {
             case SQLITE -> JOBS_SQLITE;
             default -> JOBS_MYSQL_FAMILY;
         };
-        return (int) Math.ceil(full * SCALE);
+        return (int) Math.round(full * SCALE);
     }
 
     private void drain(String mode, int jobs) throws Exception {

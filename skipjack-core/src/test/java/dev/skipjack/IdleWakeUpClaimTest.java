@@ -16,7 +16,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * many slots it has; only behind a round that came back full (a backlog) does it split its claims
  * into statements on several connections. A wide queue (concurrency 512) would otherwise start the
  * job that woke it only once four statements had all come back. Each claim statement stamps its
- * jobs with one {@code attempted_at} (its transaction's time), so the jobs of the first statement
+ * jobs with one {@code attempted_at} (the instant it took them), so the jobs of the first statement
  * are the earliest group.
  */
 class IdleWakeUpClaimTest extends DatabaseTest {

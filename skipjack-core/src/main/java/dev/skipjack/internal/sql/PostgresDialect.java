@@ -62,7 +62,8 @@ public final class PostgresDialect implements Dialect {
      * before a job it waited for had committed its end (seen: a concurrency limit of 2 judged
      * exceeded from the stored times; a rate limit's window would free early by the same gap). The
      * uncorrelated subquery is an InitPlan, run once when the executor first needs it, after the
-     * locks and the snapshot: every job of one claim still gets one stamp.
+     * locks and the snapshot: every job of one claim still gets one attempted_at. (Its lease_until
+     * is a second InitPlan, microseconds later: the lease plus that much.)
      */
     @Override
     public String evaluationTime(long offsetMicros) {

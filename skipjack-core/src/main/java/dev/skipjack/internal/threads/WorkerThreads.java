@@ -41,10 +41,26 @@ public final class WorkerThreads {
         Thread t = new Thread(task, name);
         t.setDaemon(true);
         t.start();
+        // A stop called from an interrupted thread still gives the write its time: the interrupt
+        // is put back afterwards.
+        boolean interrupted = Thread.interrupted();
+        long deadline = System.nanoTime() + limit.toNanos();
         try {
-            t.join(Math.max(1, limit.toMillis()));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+            while (t.isAlive()) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    break;
+                }
+                try {
+                    t.join(Math.max(1, left / 1_000_000));
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
         }
         return !t.isAlive();
     }

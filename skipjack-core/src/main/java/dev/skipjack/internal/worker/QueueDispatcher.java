@@ -34,7 +34,10 @@ final class QueueDispatcher {
     /** Names the setup's fault when a claim fails with one of its symptoms. */
     private final Dialect dialect;
 
-    /** Most transactional jobs one job thread runs before it gives its slot back to the fetcher. */
+    /**
+     * Most transactions (groups, or jobs that run alone) one job thread runs before it gives its
+     * slot back to the fetcher; a group holds up to the dialect's maxTransactionalGroup jobs.
+     */
     static final int TRANSACTIONAL_RUN_LENGTH = 100;
     private static final Duration MAX_ERROR_BACKOFF = Duration.ofSeconds(5);
     /**
