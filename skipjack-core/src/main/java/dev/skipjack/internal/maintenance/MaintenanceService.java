@@ -32,8 +32,6 @@ public final class MaintenanceService {
 
     /** Longest pause after repeated failures of one task. */
     static final Duration MAX_BACKOFF = Duration.ofSeconds(5);
-    /** Longest a stop waits to give leadership up (see {@link #stop()}). */
-    static final Duration RELEASE_WAIT = Duration.ofSeconds(2);
     /**
      * Threads of the scheduler: a long retention round (up to 100 batches) must not hold back the
      * rescuer and the promoter, which the other thread keeps running.
@@ -70,14 +68,14 @@ public final class MaintenanceService {
 
     /**
      * Stops every task (interrupting running rounds) and gives leadership up, so another node takes
-     * over at once: waited for at most {@link #RELEASE_WAIT}, as the term ends by itself anyway.
+     * over at once: waited for at most {@link WorkerThreads#STOP_WRITE_WAIT}, as the term ends by itself anyway.
      */
     public void stop() {
         stopped = true;
         scheduler.shutdownNow();
-        if (!WorkerThreads.runWithin("skipjack-leadership-release", RELEASE_WAIT, leader::release)) {
+        if (!WorkerThreads.runWithin("skipjack-leadership-release", WorkerThreads.STOP_WRITE_WAIT, leader::release)) {
             log.warn("giving maintenance leadership up took over {}; left to finish in the background"
-                    + " (another node takes over when the term ends)", RELEASE_WAIT);
+                    + " (another node takes over when the term ends)", WorkerThreads.STOP_WRITE_WAIT);
         }
     }
 

@@ -41,9 +41,6 @@ import javax.sql.DataSource;
  */
 public final class StartedNode {
 
-    /** Longest a stop waits to remove this node's row (see {@link #stop(Duration)}). */
-    static final Duration NODE_REMOVAL_WAIT = Duration.ofSeconds(2);
-
     /** Everything a node needs to start. */
     public record Settings(DataSource dataSource, SqlStatements sql, String workerId,
                            com.fasterxml.jackson.databind.ObjectMapper mapper, Map<String, RegisteredKind> kinds,
@@ -160,6 +157,6 @@ public final class StartedNode {
         }
         workers.stop(timeout);
         // Best effort, like the leadership release: the row ages out of the nodes view otherwise.
-        WorkerThreads.runWithin("skipjack-node-removal", NODE_REMOVAL_WAIT, registry::remove);
+        WorkerThreads.runWithin("skipjack-node-removal", WorkerThreads.STOP_WRITE_WAIT, registry::remove);
     }
 }

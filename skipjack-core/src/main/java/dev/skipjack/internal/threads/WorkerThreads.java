@@ -29,6 +29,9 @@ public final class WorkerThreads {
         return Runtime.version().feature() >= 21;
     }
 
+    /** Longest a stop waits for each of its best-effort database writes ({@link #runWithin}). */
+    public static final Duration STOP_WRITE_WAIT = Duration.ofSeconds(2);
+
     /**
      * Runs {@code task} on a daemon thread of its own and waits at most {@code limit} for it;
      * returns whether it finished in time. For the best-effort database writes of a stop (giving
