@@ -1,12 +1,16 @@
 package dev.skipjack;
 
+import com.zaxxer.hikari.HikariDataSource;
 import dev.skipjack.support.DatabaseTest;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -264,8 +268,8 @@ class GracefulShutdownTest extends DatabaseTest {
     @Test
     void stopDoesNotWaitForAPoolThatHasNoConnectionToGive() throws Exception {
         int poolSize = 12;
-        List<java.sql.Connection> held = java.util.Collections.synchronizedList(new ArrayList<>());
-        com.zaxxer.hikari.HikariDataSource pool = backend().newDataSource(poolSize); // connection timeout 30 s
+        List<Connection> held = Collections.synchronizedList(new ArrayList<>());
+        HikariDataSource pool = backend().newDataSource(poolSize); // connection timeout 30 s
         try {
             CountDownLatch ran = new CountDownLatch(1);
             Skipjack s = Skipjack.builder(pool).schema(schema).pollInterval(Duration.ofMillis(50))
@@ -284,7 +288,7 @@ class GracefulShutdownTest extends DatabaseTest {
                 Thread taker = new Thread(() -> {
                     try {
                         held.add(pool.getConnection());
-                    } catch (java.sql.SQLException e) {
+                    } catch (SQLException e) {
                         // Timed out behind the others, or the pool closed at the end of the test.
                     }
                 });
@@ -302,7 +306,7 @@ class GracefulShutdownTest extends DatabaseTest {
                     .isLessThan(Duration.ofSeconds(15));
         } finally {
             synchronized (held) {
-                for (java.sql.Connection c : held) {
+                for (Connection c : held) {
                     c.close();
                 }
             }
