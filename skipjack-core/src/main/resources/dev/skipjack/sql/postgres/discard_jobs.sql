@@ -5,6 +5,8 @@
 -- A workflow's waiting job (F-14) can be cancelled too; the caller then advances its workflow in
 -- the same transaction (its dependents are cancelled, or released under CONTINUE), so it returns
 -- the job's workflow_id.
+-- finished_at: the instant the row is taken (evaluation_now), not the statement's start, which is
+-- before any lock wait: a job whose claim committed during the wait must not end before it began.
 -- Index: primary key.
 -- Parameters: ids.
 WITH target AS (
@@ -15,7 +17,7 @@ WITH target AS (
 )
 UPDATE {{jobs}} AS j
 SET state       = 'discarded',
-    finished_at = {{now}},
+    finished_at = {{evaluation_now}},
     lease_until = NULL
 FROM target
 WHERE j.id = target.id
