@@ -19,6 +19,7 @@ import dev.skipjack.internal.enqueue.UniqueKeys;
 import dev.skipjack.internal.cron.CronSchedules;
 import dev.skipjack.internal.cron.CronTicker;
 import dev.skipjack.internal.query.JobInfoReader;
+import dev.skipjack.internal.maintenance.RunFence;
 import dev.skipjack.internal.node.StartedNode;
 import dev.skipjack.internal.notify.InsertNotifications;
 import dev.skipjack.internal.schema.Migrator;
@@ -137,6 +138,8 @@ public final class Skipjack implements AutoCloseable {
     private final Duration shutdownTimeout;
     private final int maxArgsBytes;
     private final JobInserter inserter;
+    /** Fences each start's run off from the late stop writes of the run before (same worker id). */
+    private final RunFence runFence = new RunFence();
     private final WorkflowInserter workflowInserter;
     private final boolean listenNotify;
     private final Duration pruneInterval;
@@ -944,7 +947,7 @@ public final class Skipjack implements AutoCloseable {
                 rescueInterval, promoteInterval, pruneInterval, retention,
                 listenNotify ? InsertNotifications.channel(names) : null,
                 new CronTicker(dataSource, sql, inserter, uniqueKeys, this::wakeQueues, this::withKindLimit), cronInterval,
-                unservedQueueThreshold, listeners, interceptors));
+                unservedQueueThreshold, listeners, interceptors, runFence));
     }
 
     /**

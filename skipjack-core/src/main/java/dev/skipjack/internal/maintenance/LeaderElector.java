@@ -29,6 +29,9 @@ public final class LeaderElector {
     private final SqlStatements sql;
     private final String holder;
     private final Duration term;
+    /** Keeps this run's release from deleting the row of a later run of the same client (same holder). */
+    private final RunFence fence;
+    private final long run;
     private volatile long leaderUntilNanos = System.nanoTime();
     private volatile boolean wasLeader;
     private volatile Runnable onElected = () -> { };
@@ -40,10 +43,24 @@ public final class LeaderElector {
 
     /** @param term how long a leadership lasts without renewal; renew well within it */
     public LeaderElector(DataSource dataSource, SqlStatements sql, String holder, Duration term) {
+        this(dataSource, sql, holder, term, new RunFence());
+    }
+
+    private LeaderElector(DataSource dataSource, SqlStatements sql, String holder, Duration term, RunFence fence) {
+        this(dataSource, sql, holder, term, fence, fence.nextRun());
+    }
+
+    /**
+     * @param fence the client's: each run of the client elects with the same holder
+     * @param run   this run's number from {@code fence}
+     */
+    public LeaderElector(DataSource dataSource, SqlStatements sql, String holder, Duration term, RunFence fence, long run) {
         this.dataSource = dataSource;
         this.sql = sql;
         this.holder = holder;
         this.term = term;
+        this.fence = fence;
+        this.run = run;
     }
 
     /** {@code action} runs on the election's thread each time this node becomes the leader. */
@@ -76,14 +93,23 @@ public final class LeaderElector {
         return System.nanoTime() - leaderUntilNanos < 0;
     }
 
-    /** Gives leadership up, so another node takes over at its next try. */
+    /**
+     * Gives leadership up, so another node takes over at its next try; not once the client has
+     * started again (the row is then the new run's).
+     */
     public void release() {
         leaderUntilNanos = System.nanoTime();
-        try (Connection c = Transactions.autoCommit(dataSource);
-             PreparedStatement ps = c.prepareStatement(sql.get("leader_release"))) {
-            ps.setString(1, MAINTENANCE);
-            ps.setString(2, holder);
-            ps.executeUpdate();
+        try (Connection c = Transactions.autoCommit(dataSource)) {
+            boolean released = fence.ifLatest(run, () -> {
+                try (PreparedStatement ps = c.prepareStatement(sql.get("leader_release"))) {
+                    ps.setString(1, MAINTENANCE);
+                    ps.setString(2, holder);
+                    ps.executeUpdate();
+                }
+            });
+            if (!released) {
+                log.debug("worker {} started again before its last run gave leadership up; the row is the new run's", holder);
+            }
         } catch (Exception e) {
             log.warn("could not release maintenance leadership: {}", e.toString());
         }

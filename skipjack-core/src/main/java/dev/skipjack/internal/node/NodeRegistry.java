@@ -1,6 +1,7 @@
 package dev.skipjack.internal.node;
 
 import dev.skipjack.NodeInfo;
+import dev.skipjack.internal.maintenance.RunFence;
 import dev.skipjack.internal.sql.SqlStatements;
 import dev.skipjack.internal.sql.Transactions;
 
@@ -31,12 +32,17 @@ public final class NodeRegistry {
     private final SqlStatements sql;
     private final String workerId;
     private final String queues;
+    /** Keeps this run's removal from deleting the row of a later run of the same client (same worker id). */
+    private final RunFence fence;
+    private final long run;
 
-    public NodeRegistry(DataSource dataSource, SqlStatements sql, String workerId, String queues) {
+    public NodeRegistry(DataSource dataSource, SqlStatements sql, String workerId, String queues, RunFence fence, long run) {
         this.dataSource = dataSource;
         this.sql = sql;
         this.workerId = workerId;
         this.queues = queues;
+        this.fence = fence;
+        this.run = run;
     }
 
     /** One round: this node's row refreshed, long-dead nodes forgotten. */
@@ -54,12 +60,15 @@ public final class NodeRegistry {
         }
     }
 
-    /** Takes this node off the view: it stopped. */
+    /** Takes this node off the view: it stopped. Not once the client has started again (the row is then the new run's). */
     public void remove() {
-        try (Connection c = Transactions.autoCommit(dataSource);
-             PreparedStatement ps = c.prepareStatement(sql.get("delete_node"))) {
-            ps.setString(1, workerId);
-            ps.executeUpdate();
+        try (Connection c = Transactions.autoCommit(dataSource)) {
+            fence.ifLatest(run, () -> {
+                try (PreparedStatement ps = c.prepareStatement(sql.get("delete_node"))) {
+                    ps.setString(1, workerId);
+                    ps.executeUpdate();
+                }
+            });
         } catch (SQLException e) {
             // The row ages out of the view instead.
         }

@@ -17,6 +17,7 @@ import dev.skipjack.internal.maintenance.LeaderElector;
 import dev.skipjack.internal.maintenance.LeaseRescuer;
 import dev.skipjack.internal.maintenance.MaintenanceService;
 import dev.skipjack.internal.maintenance.MaintenanceTask;
+import dev.skipjack.internal.maintenance.RunFence;
 import dev.skipjack.internal.notify.InsertListener;
 import dev.skipjack.internal.pause.PausedQueues;
 import dev.skipjack.internal.sql.SqlStatements;
@@ -48,7 +49,7 @@ public final class StartedNode {
                            Duration rescueInterval, Duration promoteInterval, Duration pruneInterval,
                            Map<JobState, Duration> retention, String notifyChannel,
                            CronTicker cronTicker, Duration cronInterval, Duration unservedQueueThreshold,
-                           ListenerFanOut listeners, InterceptorChain interceptors) {
+                           ListenerFanOut listeners, InterceptorChain interceptors, RunFence runFence) {
     }
 
     private final WorkerRuntime workers;
@@ -62,8 +63,12 @@ public final class StartedNode {
         this.workers = new WorkerRuntime(s.dataSource(), s.sql(), s.workerId(), s.mapper(), s.kinds(), s.queues(),
                 s.timing(), pausedQueues, s.notifyChannel(), s.listeners(),
                 s.interceptors());
+        // One number for this run's last writes: a stop's late release or node removal must not
+        // delete what a later run of the same client (same worker id) wrote.
+        long run = s.runFence().nextRun();
         // A term of two rescue rounds: renewed every round, so one missed round keeps it.
-        LeaderElector leader = new LeaderElector(s.dataSource(), s.sql(), s.workerId(), s.rescueInterval().multipliedBy(2));
+        LeaderElector leader = new LeaderElector(s.dataSource(), s.sql(), s.workerId(), s.rescueInterval().multipliedBy(2),
+                s.runFence(), run);
         List<MaintenanceTask> tasks = new ArrayList<>();
         LeaseRescuer rescuer = new LeaseRescuer(s.dataSource(), s.sql(), s.notifyChannel());
         tasks.add(MaintenanceTask.leaderOnly("lease rescue", s.rescueInterval(), () -> {
@@ -98,7 +103,8 @@ public final class StartedNode {
                     new PreparedTransactionResolver(s.dataSource(), s.sql(), twoPhase, s.timing().lease())::resolveAll));
         }
         this.registry = new NodeRegistry(s.dataSource(), s.sql(), s.workerId(), s.queues().stream()
-                .map(q -> q.name() + ":" + q.concurrency()).collect(java.util.stream.Collectors.joining(", ")));
+                .map(q -> q.name() + ":" + q.concurrency()).collect(java.util.stream.Collectors.joining(", ")),
+                s.runFence(), run);
         tasks.add(MaintenanceTask.everyNode("node registry", NodeRegistry.REFRESH_INTERVAL, registry::refresh));
         // After a first interval: by then the nodes of a fleet starting together have registered.
         tasks.add(MaintenanceTask.leaderOnly("unserved queue watch", UnservedQueueWatch.INTERVAL,
