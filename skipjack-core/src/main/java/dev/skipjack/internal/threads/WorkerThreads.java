@@ -20,9 +20,17 @@ public final class WorkerThreads {
      * An executor that starts one thread per task; concurrency is bounded by the queues' slots.
      * Virtual threads when the JVM has them and {@code virtualAllowed}, platform threads otherwise.
      */
-    public static ExecutorService newJobExecutor(String namePrefix, boolean virtualAllowed) {
+    public static JobThreads newJobExecutor(String namePrefix, boolean virtualAllowed) {
         ExecutorService virtual = virtualAllowed ? virtualThreadExecutor(namePrefix) : null;
-        return virtual != null ? virtual : Executors.newCachedThreadPool(daemonFactory(namePrefix));
+        return virtual != null ? new JobThreads(virtual, true)
+                : new JobThreads(Executors.newCachedThreadPool(daemonFactory(namePrefix)), false);
+    }
+
+    /**
+     * The job threads' executor and whether its threads are virtual: asked for and available can
+     * still come out platform, when the JVM refuses the reflective calls that make them.
+     */
+    public record JobThreads(ExecutorService executor, boolean virtual) {
     }
 
     public static boolean virtualThreadsAvailable() {
