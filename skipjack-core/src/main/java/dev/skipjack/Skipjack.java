@@ -427,7 +427,9 @@ public final class Skipjack implements AutoCloseable {
         List<EnqueueResult> results;
         try {
             String context = enqueueContext();
-            results = Transactions.guarded(connection, sql.dialect(), c -> insert(c, rows, context));
+            // More than one row, or a stored context, can be more than one write: all or none of them.
+            results = Transactions.guarded(connection, sql.dialect(), rows.size() > 1 || context != null,
+                    c -> insert(c, rows, context));
         } catch (SQLException e) {
             throw enqueueFailed(rows.size(), e);
         }
@@ -542,7 +544,10 @@ public final class Skipjack implements AutoCloseable {
         Objects.requireNonNull(connection, "connection");
         List<WorkflowInserter.StepRow> steps = validate(workflow);
         try {
-            EnqueuedWorkflow enqueued = enqueued(insert(connection, workflow, steps, enqueueContext()), steps);
+            String context = enqueueContext();
+            // Jobs, edges and the workflow's row: several writes, all or none of them.
+            EnqueuedWorkflow enqueued = enqueued(Transactions.guarded(connection, sql.dialect(), true,
+                    c -> insert(c, workflow, steps, context)), steps);
             reportEnqueued(steps);
             return enqueued;
         } catch (SQLException e) {

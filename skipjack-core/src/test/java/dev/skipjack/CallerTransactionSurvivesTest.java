@@ -6,6 +6,8 @@ import org.junit.jupiter.api.Test;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.util.ArrayList;
+import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -14,15 +16,26 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * Issue 14: an enqueue on the caller's connection that Skipjack refuses, or that fails in the
  * database, leaves the caller's transaction usable: the caller's own writes before and after it
  * still commit. On PostgreSQL, where a failed statement aborts the transaction, this needs the
- * savepoint; the other backends undo the failed statement alone.
+ * savepoint; the other backends undo the failed statement alone. And a failed enqueue leaves
+ * nothing of itself (F-6): a bulk enqueue or a workflow is several statements, whose first ones
+ * must not stay in the caller's transaction, nor be committed on a connection in auto-commit,
+ * when a later one fails.
  */
 class CallerTransactionSurvivesTest extends EveryBackendTest {
 
     record Note(String text) {
     }
 
+    record Numbered(int n) {
+    }
+
+    /** Jobs of kind 'numbered' from this n on break a constraint of the test's own, in the database. */
+    private static final int REFUSED_FROM = 5_500;
+    /** More than one insert statement's worth (5,000 rows), the refused ones in the second. */
+    private static final int BULK = 6_000;
+
     private Skipjack client() {
-        Skipjack s = client(builder().kind(JobKind.of("note", Note.class)));
+        Skipjack s = client(builder().kind(JobKind.of("note", Note.class)).kind(JobKind.of("numbered", Numbered.class)));
         execute("CREATE TABLE " + table("orders") + " (id bigint PRIMARY KEY)");
         return s;
     }
@@ -77,6 +90,77 @@ class CallerTransactionSurvivesTest extends EveryBackendTest {
         }
         assertThat(orders()).isEqualTo(2);
         assertThat(queryLong("SELECT count(*) FROM " + jobsTable())).isEqualTo(1);
+    }
+
+    /** A constraint of the test's own that jobs of kind 'numbered' with n >= {@link #REFUSED_FROM} break. */
+    private void refuseLargeNumbers() {
+        if (backend == TestBackend.SQLITE) {
+            execute("CREATE TRIGGER " + table("test_refuse_large") + " BEFORE INSERT ON \"skipjack_jobs\""
+                    + " WHEN NEW.kind = 'numbered' AND " + backend.jsonInt("NEW.args", "n") + " >= " + REFUSED_FROM
+                    + " BEGIN SELECT RAISE(ABORT, 'refused by the test'); END");
+        } else {
+            execute("ALTER TABLE " + jobsTable() + " ADD CONSTRAINT test_refuse_large CHECK (kind <> 'numbered' OR "
+                    + backend.jsonInt("args", "n") + " < " + REFUSED_FROM + ")");
+        }
+    }
+
+    private static List<JobRequest> numbered(int count) {
+        List<JobRequest> requests = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            requests.add(JobRequest.of("numbered", new Numbered(i)));
+        }
+        return requests;
+    }
+
+    private long numberedJobs() {
+        return queryLong("SELECT count(*) FROM " + jobsTable() + " WHERE kind = 'numbered'");
+    }
+
+    @Test
+    void bulkEnqueueFailingInItsSecondStatementLeavesNothingInTheCallersTransaction() throws Exception {
+        Skipjack s = client();
+        refuseLargeNumbers();
+        try (Connection c = dataSource.getConnection()) {
+            c.setAutoCommit(false);
+            insertOrder(c, 1);
+            assertThatThrownBy(() -> s.enqueueAll(c, numbered(BULK))).isInstanceOf(SkipjackException.class);
+            insertOrder(c, 2);
+            c.commit();
+        }
+        assertThat(orders()).isEqualTo(2);
+        assertThat(numberedJobs()).as("jobs of the failed bulk enqueue").isZero();
+    }
+
+    @Test
+    void bulkEnqueueFailingInItsSecondStatementCommitsNothingInAutoCommit() throws Exception {
+        Skipjack s = client();
+        refuseLargeNumbers();
+        try (Connection c = dataSource.getConnection()) {
+            c.setAutoCommit(true);
+            assertThatThrownBy(() -> s.enqueueAll(c, numbered(BULK))).isInstanceOf(SkipjackException.class);
+            assertThat(c.getAutoCommit()).as("the caller's connection left in auto-commit").isTrue();
+            List<Long> ids = s.enqueueAll(c, numbered(REFUSED_FROM));
+            assertThat(ids).hasSize(REFUSED_FROM);
+        }
+        assertThat(numberedJobs()).as("only the second, successful call's jobs").isEqualTo(REFUSED_FROM);
+    }
+
+    @Test
+    void workflowFailingInTheDatabaseLeavesTheCallersWorkToCommitAndNothingOfItself() throws Exception {
+        Skipjack s = client();
+        refuseLargeNumbers();
+        Workflow refused = Workflow.named("refused")
+                .add("first", JobRequest.of("numbered", new Numbered(1)))
+                .add("second", JobRequest.of("numbered", new Numbered(REFUSED_FROM)), Workflow.dependsOn("first"));
+        try (Connection c = dataSource.getConnection()) {
+            c.setAutoCommit(false);
+            insertOrder(c, 1);
+            assertThatThrownBy(() -> s.enqueueWorkflow(c, refused)).isInstanceOf(SkipjackException.class);
+            insertOrder(c, 2);
+            c.commit();
+        }
+        assertThat(orders()).isEqualTo(2);
+        assertThat(numberedJobs()).as("jobs of the failed workflow").isZero();
     }
 
     @Test

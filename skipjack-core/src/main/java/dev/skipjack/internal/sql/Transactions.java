@@ -90,14 +90,39 @@ public final class Transactions {
     }
 
     /**
-     * Runs {@code work} on the caller's connection {@code c} so that a failing statement of it
-     * cannot take the caller's transaction down with it. Where a failed statement aborts the whole
-     * transaction ({@link Capability#FAILED_STATEMENT_ABORTS_TRANSACTION}) it runs inside a
-     * savepoint that is released on success and rolled back to on failure; elsewhere the database
-     * undoes the failed statement alone, and a savepoint would be two round trips for nothing.
+     * Runs {@code work} on the caller's connection {@code c} as one all-or-nothing step that cannot
+     * take the caller's transaction down with it (F-6, issue 14):
+     * <ul>
+     * <li>in auto-commit, {@code c} gets a transaction of its own around the work, committed at its
+     *     end and rolled back on failure (a bulk enqueue's second statement failing must not leave
+     *     its first committed), and auto-commit is switched back on;</li>
+     * <li>in the caller's transaction, the work runs inside a savepoint, released on success and
+     *     rolled back to on failure, where a failed statement aborts the whole transaction
+     *     ({@link Capability#FAILED_STATEMENT_ABORTS_TRANSACTION}) or where the work may write in
+     *     more than one statement ({@code severalWrites}): elsewhere the database undoes the failed
+     *     statement alone, and a savepoint would be two round trips for nothing.</li>
+     * </ul>
+     * With {@code severalWrites} false and auto-commit on, the work's one write commits alone.
      */
-    public static <T> T guarded(Connection c, Dialect dialect, Work<T> work) throws SQLException {
-        if (!dialect.supports(Capability.FAILED_STATEMENT_ABORTS_TRANSACTION) || c.getAutoCommit()) {
+    public static <T> T guarded(Connection c, Dialect dialect, boolean severalWrites, Work<T> work) throws SQLException {
+        if (c.getAutoCommit()) {
+            if (!severalWrites) {
+                return work.run(c);
+            }
+            c.setAutoCommit(false);
+            try {
+                T result = work.run(c);
+                c.commit();
+                return result;
+            } catch (Throwable t) {
+                // Roll back before restoring auto-commit: switching it on would commit the work.
+                c.rollback();
+                throw t;
+            } finally {
+                c.setAutoCommit(true);
+            }
+        }
+        if (!severalWrites && !dialect.supports(Capability.FAILED_STATEMENT_ABORTS_TRANSACTION)) {
             return work.run(c);
         }
         Savepoint savepoint = c.setSavepoint();
