@@ -52,6 +52,23 @@ class RestartTest extends DatabaseTest {
         await("the next run leading", WAIT, () -> leaderRows(worker) == 1);
     }
 
+    /** The fence lets the last run's writes through: a plain stop gives leadership up and leaves the nodes view. */
+    @Test
+    void aPlainStopGivesLeadershipUpAndLeavesTheNodesViewAndARestartComesBack() {
+        Skipjack worker = client(builder().queue("default", 1).rescueInterval(Duration.ofMinutes(1)));
+        worker.start();
+        await("the worker leads and is listed", WAIT, () -> leaderRows(worker) == 1 && listed(worker));
+        worker.stop(Duration.ofSeconds(5));
+        assertThat(leaderRows(worker)).as("leadership rows after the stop").isZero();
+        assertThat(listed(worker)).as("the stopped worker in the nodes view").isFalse();
+        worker.start();
+        await("the restarted worker leads and is listed", WAIT, () -> leaderRows(worker) == 1 && listed(worker));
+    }
+
+    private static boolean listed(Skipjack worker) {
+        return worker.admin().nodes().stream().anyMatch(n -> n.workerId().equals(worker.workerId()));
+    }
+
     private long leaderRows(Skipjack worker) {
         return queryLong("SELECT count(*) FROM " + table("skipjack_leader") + " WHERE holder = ?", worker.workerId());
     }

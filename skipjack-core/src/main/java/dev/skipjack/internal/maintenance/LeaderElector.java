@@ -102,6 +102,7 @@ public final class LeaderElector {
         try (Connection c = Transactions.autoCommit(dataSource)) {
             boolean released = fence.ifLatest(run, () -> {
                 try (PreparedStatement ps = c.prepareStatement(sql.get("leader_release"))) {
+                    ps.setQueryTimeout((int) RunFence.WRITE_TIMEOUT.toSeconds());
                     ps.setString(1, MAINTENANCE);
                     ps.setString(2, holder);
                     ps.executeUpdate();

@@ -10,7 +10,10 @@ import java.sql.SQLException;
  * two nodes would then lead until the next renewal) or its node row. Each run takes the next
  * number; a late write runs only while its run is still the latest, checked and executed under one
  * lock, so a start cannot slip in between the check and the statement. The lock is held for the
- * statement alone: a write still waiting for a connection does not hold up a start.
+ * statement alone, which runs with a {@link #WRITE_TIMEOUT}: a write still waiting for a connection
+ * does not hold up a start, and one stuck in the database (a row lock, a half-dead connection)
+ * holds it up for at most that long. The fence is the client object's: a new client, or a new
+ * process, with the same explicit worker id is not fenced off from the old one's late writes.
  */
 public final class RunFence {
 
@@ -18,6 +21,9 @@ public final class RunFence {
     public interface Write {
         void run() throws SQLException;
     }
+
+    /** The longest a fenced statement may run (JDBC query timeout), and so the longest a start waits for one. */
+    public static final java.time.Duration WRITE_TIMEOUT = java.time.Duration.ofSeconds(10);
 
     private long latest;
 

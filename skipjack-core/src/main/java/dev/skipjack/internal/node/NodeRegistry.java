@@ -65,6 +65,7 @@ public final class NodeRegistry {
         try (Connection c = Transactions.autoCommit(dataSource)) {
             fence.ifLatest(run, () -> {
                 try (PreparedStatement ps = c.prepareStatement(sql.get("delete_node"))) {
+                    ps.setQueryTimeout((int) RunFence.WRITE_TIMEOUT.toSeconds());
                     ps.setString(1, workerId);
                     ps.executeUpdate();
                 }

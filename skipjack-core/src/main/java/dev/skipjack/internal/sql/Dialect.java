@@ -66,7 +66,7 @@ public sealed interface Dialect permits PostgresDialect, MySqlFamilyDialect, Sql
 
     /**
      * The SQL time expression of the instant it is evaluated, shifted by {@code offsetMicros}: for
-     * a claim's {@code attempted_at}, which must come after everything the claim's reads saw
+     * a claim's {@code attempted_at} or a cancel's {@code finished_at}, which must come after everything its reads saw
      * committed. Where a statement's start already does (its reads begin with it), the statement's
      * time.
      */

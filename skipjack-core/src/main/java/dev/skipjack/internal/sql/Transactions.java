@@ -113,13 +113,18 @@ public final class Transactions {
             try {
                 T result = work.run(c);
                 c.commit();
+                c.setAutoCommit(true);
                 return result;
             } catch (Throwable t) {
                 // Roll back before restoring auto-commit: switching it on would commit the work.
-                c.rollback();
+                // The work's failure is the one to report, also when the connection is broken.
+                try {
+                    c.rollback();
+                    c.setAutoCommit(true);
+                } catch (SQLException undo) {
+                    t.addSuppressed(undo);
+                }
                 throw t;
-            } finally {
-                c.setAutoCommit(true);
             }
         }
         if (!severalWrites && !dialect.supports(Capability.FAILED_STATEMENT_ABORTS_TRANSACTION)) {

@@ -17,8 +17,9 @@ public final class WorkerThreads {
     }
 
     /**
-     * An executor that starts one thread per task; concurrency is bounded by the queues' slots.
-     * Virtual threads when the JVM has them and {@code virtualAllowed}, platform threads otherwise.
+     * An executor that starts one thread per task (concurrency is bounded by the queues' slots),
+     * and whether it made virtual threads: when the JVM has them and {@code virtualAllowed},
+     * platform threads otherwise.
      */
     public static JobThreads newJobExecutor(String namePrefix, boolean virtualAllowed) {
         ExecutorService virtual = virtualAllowed ? virtualThreadExecutor(namePrefix) : null;

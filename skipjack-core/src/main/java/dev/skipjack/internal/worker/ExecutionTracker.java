@@ -14,7 +14,7 @@ import java.util.function.Consumer;
  */
 public final class ExecutionTracker {
 
-    /** Executions held before the set first grows: a few full claim rounds plus the running jobs. */
+    /** Sizes the set for this many executions (it first grows at about 6,000): a few full claim rounds plus the running jobs. */
     private static final int INITIAL_CAPACITY = 4096;
 
     /**
@@ -57,7 +57,7 @@ public final class ExecutionTracker {
         return leasedCount(queue).get();
     }
 
-    /** A plain lookup first: it runs twice per job, and computeIfAbsent locks and is far larger to compile. */
+    /** A plain lookup first: it runs twice per job, and computeIfAbsent is far larger for the JIT to compile. */
     private AtomicInteger leasedCount(String queue) {
         AtomicInteger count = leasedPerQueue.get(queue);
         return count != null ? count : leasedPerQueue.computeIfAbsent(queue, q -> new AtomicInteger());

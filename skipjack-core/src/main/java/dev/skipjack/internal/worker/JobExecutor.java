@@ -77,8 +77,8 @@ final class JobExecutor {
     }
 
     /**
-     * A plain lookup first: this runs for every job, and computeIfAbsent (which locks its bin, and
-     * is several times larger for the JIT to compile) is only needed the first time.
+     * A plain lookup first: this runs for every job, and computeIfAbsent (several times larger for
+     * the JIT to compile) is only needed the first time.
      */
     private ObjectReader readerOf(JavaType argsType) {
         ObjectReader reader = readers.get(argsType);
