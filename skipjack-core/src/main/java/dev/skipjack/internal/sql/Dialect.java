@@ -66,9 +66,9 @@ public sealed interface Dialect permits PostgresDialect, MySqlFamilyDialect, Sql
 
     /**
      * The SQL time expression of the instant it is evaluated, shifted by {@code offsetMicros}: for
-     * a claim's {@code attempted_at} or a cancel's {@code finished_at}, which must come after everything its reads saw
-     * committed. Where a statement's start already does (its reads begin with it), the statement's
-     * time.
+     * a claim's {@code attempted_at} or a cancel's {@code finished_at}, which must come after
+     * everything its reads saw committed. Where a statement's start already does (its reads begin
+     * with it), the statement's time.
      */
     default String evaluationTime(long offsetMicros) {
         return statementTime(offsetMicros);

@@ -16,8 +16,8 @@ import java.util.regex.Pattern;
  * word for word lives once, under {@code dev/skipjack/sql/common/}; a dialect's own file of the
  * same name comes first. Templates name time as
  * {@code {{now}}} (the transaction's start), {@code {{statement_now}}} (the statement's) and
- * {@code {{evaluation_now}}} (the instant the expression is evaluated, for a claim's start and an operator's end of a job), never
- * with a database function, so that a test can move the clock every statement reads.
+ * {@code {{evaluation_now}}} (the instant the expression is evaluated, for a claim's start and an
+ * operator's end of a job), never with a database function, so that a test can move the clock every statement reads.
  */
 public final class SqlStatements {
 

@@ -73,20 +73,35 @@ public final class Transactions {
 
     public static <T> T inTransaction(DataSource dataSource, Work<T> work) throws SQLException {
         try (Connection c = dataSource.getConnection()) {
-            boolean autoCommit = c.getAutoCommit();
-            c.setAutoCommit(false);
-            try {
-                T result = work.run(c);
-                c.commit();
-                return result;
-            } catch (Throwable t) {
-                // Roll back before restoring auto-commit: switching it on would commit the work.
-                c.rollback();
-                throw t;
-            } finally {
-                c.setAutoCommit(autoCommit);
-            }
+            return inTransaction(c, work);
         }
+    }
+
+    /**
+     * Runs {@code work} in a transaction of its own on {@code c}, committed at its end and rolled
+     * back on failure, and puts {@code c}'s auto-commit back as it was. The work's failure is the
+     * one thrown, also when the connection is broken and the rollback fails too (added to it as
+     * suppressed).
+     */
+    private static <T> T inTransaction(Connection c, Work<T> work) throws SQLException {
+        boolean autoCommit = c.getAutoCommit();
+        c.setAutoCommit(false);
+        T result;
+        try {
+            result = work.run(c);
+            c.commit();
+        } catch (Throwable t) {
+            // Roll back before restoring auto-commit: switching it on would commit the work.
+            try {
+                c.rollback();
+                c.setAutoCommit(autoCommit);
+            } catch (SQLException undo) {
+                t.addSuppressed(undo);
+            }
+            throw t;
+        }
+        c.setAutoCommit(autoCommit);
+        return result;
     }
 
     /**
@@ -106,26 +121,7 @@ public final class Transactions {
      */
     public static <T> T guarded(Connection c, Dialect dialect, boolean severalWrites, Work<T> work) throws SQLException {
         if (c.getAutoCommit()) {
-            if (!severalWrites) {
-                return work.run(c);
-            }
-            c.setAutoCommit(false);
-            try {
-                T result = work.run(c);
-                c.commit();
-                c.setAutoCommit(true);
-                return result;
-            } catch (Throwable t) {
-                // Roll back before restoring auto-commit: switching it on would commit the work.
-                // The work's failure is the one to report, also when the connection is broken.
-                try {
-                    c.rollback();
-                    c.setAutoCommit(true);
-                } catch (SQLException undo) {
-                    t.addSuppressed(undo);
-                }
-                throw t;
-            }
+            return severalWrites ? inTransaction(c, work) : work.run(c);
         }
         if (!severalWrites && !dialect.supports(Capability.FAILED_STATEMENT_ABORTS_TRANSACTION)) {
             return work.run(c);
