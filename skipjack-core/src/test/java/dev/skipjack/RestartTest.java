@@ -65,6 +65,113 @@ class RestartTest extends DatabaseTest {
         await("the restarted worker leads and is listed", WAIT, () -> leaderRows(worker) == 1 && listed(worker));
     }
 
+    /**
+     * An interrupt does not stop a statement already sent: a renewal on its way when the worker
+     * stopped, landing after the release, took leadership back for a whole term (no other node could
+     * lead until it ran out). The stop now waits for the round before it gives leadership up.
+     */
+    @Test
+    void aStopWaitsForAnElectionRoundOnItsWayBeforeGivingLeadershipUp() throws Exception {
+        Skipjack worker = client(builder().queue("default", 1).rescueInterval(Duration.ofMillis(100)));
+        worker.start();
+        await("the worker leads maintenance", WAIT, () -> leaderRows(worker) == 1);
+        Thread stop = new Thread(() -> worker.stop(Duration.ofSeconds(5)), "stop");
+        try (InsertsHeldUp held = holdUpInserts("skipjack_leader")) {
+            await("a renewal held up in the database", WAIT, () -> held.waiting("-- Takes or renews leadership") == 1);
+            stop.start();
+            await("the stop waiting for the round, or over", WAIT,
+                    () -> !stop.isAlive() || inStack(stop, "awaitTermination"));
+        }
+        stop.join(WAIT.toMillis());
+        assertThat(stop.isAlive()).as("the stop returned").isFalse();
+        await("the held-up renewal over", WAIT, () -> statementsRunning("-- Takes or renews leadership") == 0);
+        assertThat(leaderRows(worker)).as("leadership rows after the stop and the late renewal").isZero();
+    }
+
+    /**
+     * A round that outlasts the stop's wait undoes its own write when it ends: the renewal gives the
+     * row up again, and the node refresh takes the stopped node off the nodes view again.
+     */
+    @Test
+    void aRoundOutlastingTheStopUndoesItsOwnWrite() throws Exception {
+        Skipjack worker = client(builder().queue("default", 1).rescueInterval(Duration.ofMillis(100)));
+        worker.start();
+        await("the worker leads and is listed", WAIT, () -> leaderRows(worker) == 1 && listed(worker));
+        try (InsertsHeldUp leader = holdUpInserts("skipjack_leader");
+             InsertsHeldUp nodes = holdUpInserts("skipjack_nodes")) {
+            await("a renewal and a node refresh held up in the database", WAIT,
+                    () -> leader.waiting("-- Takes or renews leadership") == 1
+                            && nodes.waiting("-- A started node says it is alive") == 1);
+            worker.stop(Duration.ofSeconds(5));
+            assertThat(leaderRows(worker)).as("leadership rows once the stop returned").isZero();
+            assertThat(listed(worker)).as("the stopped worker in the nodes view once the stop returned").isFalse();
+        }
+        await("the held-up renewal and refresh over", WAIT, () -> statementsRunning("-- Takes or renews leadership") == 0
+                && statementsRunning("-- A started node says it is alive") == 0);
+        // Well under the 30 s after which the view leaves out a node that stopped refreshing by itself.
+        Duration undone = Duration.ofSeconds(10);
+        await("leadership given up again after the late renewal", undone, () -> leaderRows(worker) == 0);
+        await("the stopped worker off the nodes view again after the late refresh", undone, () -> !listed(worker));
+    }
+
+    /**
+     * Holds up every insert into one of this test's tables (an upsert's too) until closed: a trigger
+     * waits for an advisory lock this test holds. Deletes are not held up.
+     */
+    private InsertsHeldUp holdUpInserts(String tableName) throws SQLException {
+        // Within 31 bits: pg_locks shows a bigint key as two oids, this one all in objid.
+        long key = Math.floorMod((schema + "." + tableName).hashCode(), Integer.MAX_VALUE);
+        String function = backend().qualified(schema, "hold_" + tableName);
+        execute("CREATE FUNCTION " + function + "() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN"
+                + " PERFORM pg_advisory_xact_lock_shared(" + key + "); RETURN NEW; END $$");
+        Connection holder = dataSource.getConnection();
+        try (PreparedStatement ps = holder.prepareStatement("SELECT pg_advisory_lock(?)")) {
+            ps.setLong(1, key);
+            ps.executeQuery().close();
+        }
+        execute("CREATE TRIGGER hold_inserts BEFORE INSERT ON " + table(tableName)
+                + " FOR EACH ROW EXECUTE FUNCTION " + function + "()");
+        return new InsertsHeldUp(holder, key);
+    }
+
+    private final class InsertsHeldUp implements AutoCloseable {
+        private final Connection holder;
+        private final long key;
+
+        InsertsHeldUp(Connection holder, long key) {
+            this.holder = holder;
+            this.key = key;
+        }
+
+        /** Statements of this test's schema beginning with {@code comment} waiting for this lock. */
+        long waiting(String comment) {
+            return queryLong("SELECT count(*) FROM pg_stat_activity a JOIN pg_locks l ON l.pid = a.pid"
+                    + " WHERE NOT l.granted AND l.locktype = 'advisory' AND l.classid = 0 AND l.objid::bigint = ?"
+                    + " AND a.query LIKE ? AND a.query LIKE ?", key, comment + "%", "%" + schema + "%");
+        }
+
+        /** Lets the held-up inserts go on. */
+        @Override
+        public void close() throws SQLException {
+            try (holder) {
+                try (PreparedStatement ps = holder.prepareStatement("SELECT pg_advisory_unlock(?)")) {
+                    ps.setLong(1, key);
+                    ps.executeQuery().close();
+                }
+            }
+        }
+    }
+
+    /** Statements of this test's schema beginning with {@code comment} running (or waiting) now. */
+    private long statementsRunning(String comment) {
+        return queryLong("SELECT count(*) FROM pg_stat_activity WHERE state = 'active' AND query LIKE ? AND query LIKE ?",
+                comment + "%", "%" + schema + "%");
+    }
+
+    private static boolean inStack(Thread thread, String methodName) {
+        return Arrays.stream(thread.getStackTrace()).anyMatch(frame -> frame.getMethodName().equals(methodName));
+    }
+
     private static boolean listed(Skipjack worker) {
         return worker.admin().nodes().stream().anyMatch(n -> n.workerId().equals(worker.workerId()));
     }

@@ -34,6 +34,8 @@ public final class LeaderElector {
     private final long run;
     private volatile long leaderUntilNanos = System.nanoTime();
     private volatile boolean wasLeader;
+    /** Set by the stop's release: a renewal finishing after it gives the row up again. */
+    private volatile boolean released;
     private volatile Runnable onElected = () -> { };
 
     /** How often to renew: twice per term, so one missed round keeps the leadership. */
@@ -75,6 +77,14 @@ public final class LeaderElector {
         try (Connection c = Transactions.autoCommit(dataSource)) {
             acquired = sql.dialect().acquireLeadership(c, sql, MAINTENANCE, holder, term.toMillis());
         }
+        if (released) {
+            // A round that was on its way when the node stopped: its renewal may have reached the
+            // database after the stop's release, and would hold leadership for a term no one uses.
+            if (acquired) {
+                deleteOwnRow();
+            }
+            return false;
+        }
         if (acquired) {
             leaderUntilNanos = sentAt + term.toNanos();
         }
@@ -94,13 +104,18 @@ public final class LeaderElector {
     }
 
     /**
-     * Gives leadership up, so another node takes over at its next try; not once the client has
-     * started again (the row is then the new run's).
+     * Gives leadership up for the rest of this run, so another node takes over at its next try; not
+     * once the client has started again (the row is then the new run's).
      */
     public void release() {
+        released = true;
         leaderUntilNanos = System.nanoTime();
+        deleteOwnRow();
+    }
+
+    private void deleteOwnRow() {
         try (Connection c = Transactions.autoCommit(dataSource)) {
-            boolean released = fence.ifLatest(run, () -> {
+            boolean deleted = fence.ifLatest(run, () -> {
                 try (PreparedStatement ps = c.prepareStatement(sql.get("leader_release"))) {
                     ps.setQueryTimeout((int) RunFence.WRITE_TIMEOUT.toSeconds());
                     ps.setString(1, MAINTENANCE);
@@ -108,7 +123,7 @@ public final class LeaderElector {
                     ps.executeUpdate();
                 }
             });
-            if (!released) {
+            if (!deleted) {
                 log.debug("worker {} started again before its last run gave leadership up; the row is the new run's", holder);
             }
         } catch (Exception e) {

@@ -69,10 +69,37 @@ public final class MaintenanceService {
     /**
      * Stops every task (interrupting running rounds) and gives leadership up, so another node takes
      * over at once: waited for at most {@link WorkerThreads#STOP_WRITE_WAIT}, as the term ends by itself anyway.
+     *
+     * <p>The release waits for the rounds still running first (as long again at most): an interrupt
+     * does not stop a JDBC statement already sent, and an election round's renewal that reached the
+     * database after the release would take leadership back for a whole term, and no other node
+     * could lead until it ran out; a node refresh would put the stopped node back in the nodes view. A round that outlasts
+     * the wait undoes its own write when it ends ({@link LeaderElector#tryAcquire},
+     * {@link dev.skipjack.internal.node.NodeRegistry#refresh}).
      */
     public void stop() {
         stopped = true;
         scheduler.shutdownNow();
+        boolean interrupted = false;
+        try {
+            if (!scheduler.awaitTermination(WorkerThreads.STOP_WRITE_WAIT.toNanos(), TimeUnit.NANOSECONDS)) {
+                log.warn("maintenance rounds still running {} after the stop; each undoes its own write when it ends",
+                        WorkerThreads.STOP_WRITE_WAIT);
+            }
+        } catch (InterruptedException e) {
+            // Still give leadership up; the interrupt is put back afterwards.
+            interrupted = true;
+        }
+        try {
+            releaseLeadership();
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private void releaseLeadership() {
         if (!WorkerThreads.runWithin("skipjack-leadership-release", WorkerThreads.STOP_WRITE_WAIT, leader::release)) {
             log.warn("giving maintenance leadership up took over {}; left to finish in the background"
                     + " (another node takes over when the term ends)", WorkerThreads.STOP_WRITE_WAIT);

@@ -35,6 +35,8 @@ public final class NodeRegistry {
     /** Keeps this run's removal from deleting the row of a later run of the same client (same worker id). */
     private final RunFence fence;
     private final long run;
+    /** Set by the stop's removal: a refresh finishing after it takes the row away again. */
+    private volatile boolean removed;
 
     public NodeRegistry(DataSource dataSource, SqlStatements sql, String workerId, String queues, RunFence fence, long run) {
         this.dataSource = dataSource;
@@ -58,10 +60,20 @@ public final class NodeRegistry {
                 ps.executeUpdate();
             }
         }
+        if (removed) {
+            // A round that was on its way when the node stopped: its row may have been written
+            // after the stop's removal.
+            deleteOwnRow();
+        }
     }
 
     /** Takes this node off the view: it stopped. Not once the client has started again (the row is then the new run's). */
     public void remove() {
+        removed = true;
+        deleteOwnRow();
+    }
+
+    private void deleteOwnRow() {
         try (Connection c = Transactions.autoCommit(dataSource)) {
             fence.ifLatest(run, () -> {
                 try (PreparedStatement ps = c.prepareStatement(sql.get("delete_node"))) {
