@@ -14,7 +14,12 @@ import java.util.Arrays;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A client stopped and started again keeps what its new run wrote. A stop waits only a while for
+ * A stop leaves neither leadership nor a node row behind, and a client stopped and started again
+ * keeps what its new run wrote. A maintenance round whose statement was already sent when the
+ * worker stopped is not stopped by the interrupt; the stop waits for it, and a round that outlasts
+ * the wait undoes its own write (a trigger holds the round's insert on an advisory lock).
+ *
+ * <p>A client stopped and started again keeps what its new run wrote. A stop waits only a while for
  * its last writes (the leadership release, the node row's removal) and leaves them to finish in
  * the background; the next run has the same worker id, so a release that reached the database
  * after the new run had renewed leadership deleted the new run's row: another node could then take
@@ -81,6 +86,8 @@ class RestartTest extends DatabaseTest {
             stop.start();
             await("the stop waiting for the round, or over", WAIT,
                     () -> !stop.isAlive() || inStack(stop, "awaitTermination"));
+            assertThat(stop.isAlive()).as("the stop waiting for the round").isTrue();
+            assertThat(leaderRows(worker)).as("leadership rows while the stop waits for the round").isEqualTo(1);
         }
         stop.join(WAIT.toMillis());
         assertThat(stop.isAlive()).as("the stop returned").isFalse();

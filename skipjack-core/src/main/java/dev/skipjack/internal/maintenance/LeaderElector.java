@@ -70,19 +70,24 @@ public final class LeaderElector {
         this.onElected = action;
     }
 
-    /** Takes or renews leadership if free or ours; returns whether this node leads now. */
+    /**
+     * Takes or renews leadership if free or ours; returns whether this node leads now (never once
+     * {@link #release} ran).
+     */
     public boolean tryAcquire() throws Exception {
         long sentAt = System.nanoTime();
         boolean acquired;
         try (Connection c = Transactions.autoCommit(dataSource)) {
             acquired = sql.dialect().acquireLeadership(c, sql, MAINTENANCE, holder, term.toMillis());
+        } finally {
+            if (released) {
+                // A round on its way when the node stopped: its renewal may have reached the database
+                // after the stop's release (and committed even if reading its answer failed), and no
+                // other node could lead until that term ran out.
+                RunFence.outsideInterrupt(this::deleteOwnRow);
+            }
         }
         if (released) {
-            // A round that was on its way when the node stopped: its renewal may have reached the
-            // database after the stop's release, and would hold leadership for a term no one uses.
-            if (acquired) {
-                deleteOwnRow();
-            }
             return false;
         }
         if (acquired) {

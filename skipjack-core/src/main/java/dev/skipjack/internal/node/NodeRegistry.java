@@ -59,11 +59,12 @@ public final class NodeRegistry {
                 sql.dialect().setInstant(ps, 1, Instant.now().minus(FORGET_AFTER));
                 ps.executeUpdate();
             }
-        }
-        if (removed) {
-            // A round that was on its way when the node stopped: its row may have been written
-            // after the stop's removal.
-            deleteOwnRow();
+        } finally {
+            if (removed) {
+                // A round on its way when the node stopped: its row may have been written after the
+                // stop's removal.
+                RunFence.outsideInterrupt(this::deleteOwnRow);
+            }
         }
     }
 

@@ -38,7 +38,10 @@ public final class WorkerThreads {
         return Runtime.version().feature() >= 21;
     }
 
-    /** Longest a stop waits for each of its best-effort database writes ({@link #runWithin}). */
+    /**
+     * Longest a stop waits for each of its best-effort database writes ({@link #runWithin}), and for
+     * the maintenance rounds still running before it gives leadership up.
+     */
     public static final Duration STOP_WRITE_WAIT = Duration.ofSeconds(2);
 
     /**
