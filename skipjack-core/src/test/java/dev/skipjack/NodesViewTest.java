@@ -4,6 +4,7 @@ import dev.skipjack.support.EveryBackendTest;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -55,6 +56,27 @@ class NodesViewTest extends EveryBackendTest {
         release.countDown();
         idle.stop(Duration.ofSeconds(5));
         assertThat(admin.nodes()).extracting(NodeInfo::workerId).as("a stopped node leaves at once").containsExactly("node-busy");
+    }
+
+    /**
+     * A process that crashed and started again with the same worker id (or a stop whose removal did
+     * not happen) finds its earlier run's row: the view shows when this run started, not that one.
+     */
+    @Test
+    void aNodeStartedAgainUnderTheSameWorkerIdShowsItsNewStart() {
+        Skipjack node = client(builder().workerId("node-a").queue("default", 1).kind(WORK));
+        execute("INSERT INTO " + table("skipjack_nodes") + " (worker_id, queues, started_at, last_seen_at)"
+                + " VALUES ('node-a', 'default:1', " + nowPlus(Duration.ofMinutes(-5)) + ", " + nowPlus(Duration.ofMinutes(-4)) + ")");
+        node.start();
+        SkipjackAdmin admin = node.admin();
+        await("listed", WAIT, () -> admin.nodes().size() == 1);
+        NodeInfo listed = admin.nodes().get(0);
+        // The earlier run's start was five minutes before its last round; this run's is at its first.
+        assertThat(listed.startedAt()).as("the new run's start")
+                .isAfter(listed.lastSeenAt().minus(Duration.ofMinutes(1))).isBeforeOrEqualTo(listed.lastSeenAt());
+        Instant firstSeen = listed.lastSeenAt();
+        await("refreshed again", WAIT, () -> admin.nodes().get(0).lastSeenAt().isAfter(firstSeen));
+        assertThat(admin.nodes().get(0).startedAt()).as("kept by later rounds").isEqualTo(listed.startedAt());
     }
 
     @Test

@@ -35,6 +35,8 @@ public final class NodeRegistry {
     /** Keeps this run's removal from deleting the row of a later run of the same client (same worker id). */
     private final RunFence fence;
     private final long run;
+    /** Whether this run's row was written once: its first round sets started_at, later ones keep it. */
+    private volatile boolean registered;
     /** Set by the stop's removal: a refresh finishing after it takes the row away again. */
     private volatile boolean removed;
 
@@ -53,8 +55,10 @@ public final class NodeRegistry {
             try (PreparedStatement ps = c.prepareStatement(sql.get("upsert_node"))) {
                 ps.setString(1, workerId);
                 ps.setString(2, queues);
+                ps.setBoolean(3, !registered);
                 ps.executeUpdate();
             }
+            registered = true;
             try (PreparedStatement ps = c.prepareStatement(sql.get("prune_nodes"))) {
                 sql.dialect().setInstant(ps, 1, Instant.now().minus(FORGET_AFTER));
                 ps.executeUpdate();

@@ -1,7 +1,10 @@
 -- A started node says it is alive (operators' view): inserted on its first round, refreshed after.
+-- A run's first round also sets started_at: the row may be an earlier run's with the same worker id
+-- (a crashed process started again, or a stop whose removal did not happen).
 -- The row count is not read (Connector/J's CLIENT_FOUND_ROWS).
 -- Index: primary key.
--- Parameters: worker id, queues (text, e.g. "mail:8, reports:2").
+-- Parameters: worker id, queues (text, e.g. "mail:8, reports:2"), whether this is the run's first round.
 INSERT INTO {{nodes}} (worker_id, queues, started_at, last_seen_at)
 VALUES (?, ?, {{now}}, {{now}})
-ON DUPLICATE KEY UPDATE last_seen_at = VALUES(last_seen_at), queues = VALUES(queues)
+ON DUPLICATE KEY UPDATE started_at = IF(?, VALUES(started_at), started_at), last_seen_at = VALUES(last_seen_at),
+    queues = VALUES(queues)
