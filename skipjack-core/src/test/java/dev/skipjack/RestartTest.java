@@ -171,8 +171,8 @@ class RestartTest extends DatabaseTest {
 
     /** Statements of this test's schema beginning with {@code comment} running (or waiting) now. */
     private long statementsRunning(String comment) {
-        return queryLong("SELECT count(*) FROM pg_stat_activity WHERE state = 'active' AND query LIKE ? AND query LIKE ?",
-                comment + "%", "%" + schema + "%");
+        return queryLong("SELECT count(*) FROM pg_stat_activity WHERE state = 'active'"
+                + " AND query LIKE ? AND query LIKE ?", comment + "%", "%" + schema + "%");
     }
 
     private static boolean inStack(Thread thread, String methodName) {
@@ -200,8 +200,7 @@ class RestartTest extends DatabaseTest {
 
     /** Release statements of this test's schema running (or waiting for a lock) now. */
     private long releasesRunning() {
-        return queryLong("SELECT count(*) FROM pg_stat_activity WHERE state = 'active'"
-                + " AND query LIKE '-- Gives leadership up%' AND query LIKE ?", "%" + schema + "%");
+        return statementsRunning("-- Gives leadership up");
     }
 
     /** Whether the restart waits for the stopped run's release to finish before the new run begins. */

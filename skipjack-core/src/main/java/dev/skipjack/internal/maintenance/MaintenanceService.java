@@ -73,9 +73,9 @@ public final class MaintenanceService {
      * <p>The release waits for the rounds still running first (as long again at most): an interrupt
      * does not stop a JDBC statement already sent, and an election round's renewal that reached the
      * database after the release would take leadership back for a whole term, and no other node
-     * could lead until it ran out; a node refresh would put the stopped node back in the nodes view. A round that outlasts
-     * the wait undoes its own write when it ends ({@link LeaderElector#tryAcquire},
-     * {@link dev.skipjack.internal.node.NodeRegistry#refresh}).
+     * could lead until it ran out; a node refresh would put the stopped node back in the nodes
+     * view. A round that outlasts the wait undoes its own write when it ends
+     * ({@link LeaderElector#tryAcquire}, {@link dev.skipjack.internal.node.NodeRegistry#refresh}).
      */
     public void stop() {
         stopped = true;
