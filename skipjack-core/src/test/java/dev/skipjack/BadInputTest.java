@@ -85,6 +85,28 @@ class BadInputTest extends DatabaseTest {
         assertThat(jobCount()).isZero();
     }
 
+    /** Two fields of one property name: Jackson cannot describe the type at all. */
+    static final class Ambiguous {
+        @com.fasterxml.jackson.annotation.JsonProperty("x")
+        public int a;
+        @com.fasterxml.jackson.annotation.JsonProperty("x")
+        public int b;
+    }
+
+    @Test
+    void aKindWhoseArgsTypeJacksonCannotDescribeStillBuildsAndItsEnqueueIsRefusedAsInvalidArgs() {
+        // build() resolves every kind's args type ahead, as a warm-up: a type Jackson refuses must
+        // not fail the build of a client that also serves other kinds; its enqueue says why.
+        Skipjack s = client(builder().kind(JobKind.of("ambiguous", Ambiguous.class)).kind(JobKind.of("note", Note.class)));
+        assertThatThrownBy(() -> s.enqueue("ambiguous", new Ambiguous()))
+                .isInstanceOf(InvalidArgsException.class)
+                .hasMessageContaining("ambiguous")
+                .hasMessageContaining("Multiple fields representing property \"x\"");
+        assertThat(jobCount()).isZero();
+        s.enqueue("note", new Note("still fine"));
+        assertThat(jobCount()).isOne();
+    }
+
     @Test
     void argsThatSerializeToJsonNullAreRefusedAsInvalidArgs() {
         Skipjack s = enqueuer();

@@ -80,10 +80,10 @@ public final class FreshJvm {
         return new RawCeiling(new BenchTable(ds, Skipjack.builder(ds).schema(schema).build()));
     }
 
-    /** Opens every connection of the pool before the clock starts, as a long-running service has them. */
     /**
      * The pool of a fresh JVM on {@code jdbcUrl} as {@code user} ({@code -} for none; the password
-     * in {@link WorkerJvm#PASSWORD_ENV}), every connection opened. Says which database on stderr.
+     * in {@link WorkerJvm#PASSWORD_ENV}), every connection opened before the clock starts, as a
+     * long-running service has them. Says which database on stderr.
      */
     static DatabaseConnection openPool(String jdbcUrl, String user) throws SQLException {
         DatabaseUrl url = new DatabaseUrl(jdbcUrl, user.equals("-") ? null : user, System.getenv(WorkerJvm.PASSWORD_ENV));
