@@ -67,6 +67,52 @@ class GracefulShutdownTest extends DatabaseTest {
                 .anyMatch(t -> t.getName().equals("skipjack-fetcher-" + queue) && t.isAlive());
     }
 
+    /**
+     * A stop called from a listener's callback runs on a maintenance thread, and the stop's own
+     * shutdown of the maintenance scheduler interrupts that thread: the rest of the stop must not
+     * take that interrupt for its caller's, cut its wait short and hand the running job back.
+     */
+    @Test
+    void aStopCalledFromAListenerCallbackStillLetsTheRunningJobFinish() throws Exception {
+        CountDownLatch started = new CountDownLatch(1);
+        AtomicReference<Skipjack> self = new AtomicReference<>();
+        AtomicReference<Thread> stopping = new AtomicReference<>();
+        CountDownLatch stopReturned = new CountDownLatch(1);
+        Skipjack worker = client(builder().queue(QUEUE, 1).rescueInterval(Duration.ofMillis(100))
+                .handler(JobKind.of("block", Args.class), blockingHandler(started))
+                .listener(new SkipjackListener() {
+                    @Override
+                    public void leasesRescued(int count) {
+                        if (stopping.compareAndSet(null, Thread.currentThread())) {
+                            self.get().stop(Duration.ofSeconds(20));
+                            stopReturned.countDown();
+                        }
+                    }
+                }));
+        self.set(worker);
+        long running = worker.enqueue("block", new Args(1, true), EnqueueOptions.defaults().withQueue(QUEUE));
+        worker.start();
+        assertThat(started.await(WAIT.toSeconds(), TimeUnit.SECONDS)).as("the job started").isTrue();
+        // A job a dead worker left running, its lease over, in a queue this worker does not serve:
+        // the leader's rescue round hands it back and tells the listener, which stops the worker.
+        execute("INSERT INTO " + jobsTable() + " (queue, kind, args, state, attempt, max_attempts, claimed_by,"
+                + " attempted_at, lease_until) VALUES ('elsewhere', 'block', '{\"n\": 2, \"finish\": true}', 'running',"
+                + " 1, 3, 'gone', " + nowPlus(Duration.ofSeconds(-20)) + ", " + nowPlus(Duration.ofSeconds(-10)) + ")");
+        await("the stop waiting for the running job, or over", WAIT, () -> stopReturned.getCount() == 0
+                || (stopping.get() != null && inStack(stopping.get(), "awaitIdle")));
+        assertThat(stopReturned.getCount()).as("the stop, called on a maintenance thread, waiting for the running job")
+                .isEqualTo(1);
+        assertThat(stopping.get().getName()).startsWith("skipjack-maintenance");
+        finishGate.countDown();
+        assertThat(stopReturned.await(WAIT.toSeconds(), TimeUnit.SECONDS)).as("the stop returned").isTrue();
+        assertThat(row(running).state()).as("the job that was running").isEqualTo("completed");
+        assertThat(interrupted.get()).as("handlers interrupted").isZero();
+    }
+
+    private static boolean inStack(Thread thread, String methodName) {
+        return java.util.Arrays.stream(thread.getStackTrace()).anyMatch(frame -> frame.getMethodName().equals(methodName));
+    }
+
     @Test
     void unfinishedJobsAreHandedBackAtOnceAndFinishedOnesCompleted() throws Exception {
         CountDownLatch started = new CountDownLatch(4);

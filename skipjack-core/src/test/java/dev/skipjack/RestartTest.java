@@ -2,6 +2,8 @@ package dev.skipjack;
 
 import dev.skipjack.support.DatabaseTest;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -10,6 +12,7 @@ import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -75,12 +78,24 @@ class RestartTest extends DatabaseTest {
      * stopped, landing after the release, took leadership back for a whole term (no other node could
      * lead until it ran out). The stop now waits for the round before it gives leadership up.
      */
-    @Test
-    void aStopWaitsForAnElectionRoundOnItsWayBeforeGivingLeadershipUp() throws Exception {
+    /**
+     * {@code interruptedCaller}: the stop is called from a thread already interrupted (a container
+     * shutting down by interrupt), which still waits for the round and finds its interrupt put back.
+     */
+    @ParameterizedTest(name = "interrupted caller: {0}")
+    @ValueSource(booleans = {false, true})
+    void aStopWaitsForAnElectionRoundOnItsWayBeforeGivingLeadershipUp(boolean interruptedCaller) throws Exception {
         Skipjack worker = client(builder().queue("default", 1).rescueInterval(Duration.ofMillis(100)));
         worker.start();
         await("the worker leads maintenance", WAIT, () -> leaderRows(worker) == 1);
-        Thread stop = new Thread(() -> worker.stop(Duration.ofSeconds(5)), "stop");
+        AtomicBoolean interruptedAfter = new AtomicBoolean();
+        Thread stop = new Thread(() -> {
+            if (interruptedCaller) {
+                Thread.currentThread().interrupt();
+            }
+            worker.stop(Duration.ofSeconds(5));
+            interruptedAfter.set(Thread.currentThread().isInterrupted());
+        }, "stop");
         try (InsertsHeldUp held = holdUpInserts("skipjack_leader")) {
             await("a renewal held up in the database", WAIT, () -> held.waiting("-- Takes or renews leadership") == 1);
             stop.start();
@@ -91,6 +106,7 @@ class RestartTest extends DatabaseTest {
         }
         stop.join(WAIT.toMillis());
         assertThat(stop.isAlive()).as("the stop returned").isFalse();
+        assertThat(interruptedAfter.get()).as("the caller's interrupt after the stop").isEqualTo(interruptedCaller);
         await("the held-up renewal over", WAIT, () -> statementsRunning("-- Takes or renews leadership") == 0);
         assertThat(leaderRows(worker)).as("leadership rows after the stop and the late renewal").isZero();
     }

@@ -2,6 +2,7 @@ package dev.skipjack.internal.maintenance;
 
 import dev.skipjack.internal.sql.SqlStatements;
 import dev.skipjack.internal.sql.Transactions;
+import dev.skipjack.internal.threads.WorkerThreads;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -84,7 +85,7 @@ public final class LeaderElector {
                 // A round on its way when the node stopped: its renewal may have reached the database
                 // after the stop's release (and committed even if reading its answer failed), and no
                 // other node could lead until that term ran out.
-                RunFence.outsideInterrupt(this::deleteOwnRow);
+                WorkerThreads.outsideInterrupt(this::deleteOwnRow);
             }
         }
         if (released) {

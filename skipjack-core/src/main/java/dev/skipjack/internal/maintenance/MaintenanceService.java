@@ -9,9 +9,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -44,6 +46,8 @@ public final class MaintenanceService {
     /** Failed rounds in a row per task; absent once a round succeeds. */
     private final Map<String, AtomicLong> streaks = new ConcurrentHashMap<>();
     private final ScheduledExecutorService scheduler;
+    /** The scheduler's threads: a stop called from one of them (a listener's callback) cannot wait for the rounds. */
+    private final Set<Thread> threads = ConcurrentHashMap.newKeySet();
     private volatile boolean stopped;
 
     /** @param tasks every task but the election, which {@code leader} is */
@@ -53,8 +57,12 @@ public final class MaintenanceService {
         all.add(MaintenanceTask.everyNode("leader election", leader.renewInterval(), leader::tryAcquire));
         all.addAll(tasks);
         this.tasks = List.copyOf(all);
-        ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(THREADS,
-                WorkerThreads.daemonFactory("skipjack-maintenance"));
+        ThreadFactory named = WorkerThreads.daemonFactory("skipjack-maintenance");
+        ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(THREADS, r -> {
+            Thread t = named.newThread(r);
+            threads.add(t);
+            return t;
+        });
         executor.setRemoveOnCancelPolicy(true);
         this.scheduler = executor;
         leader.onElected(this::runLeaderTasksNow);
@@ -76,27 +84,29 @@ public final class MaintenanceService {
      * could lead until it ran out; a node refresh would put the stopped node back in the nodes
      * view. A round that outlasts the wait undoes its own write when it ends
      * ({@link LeaderElector#tryAcquire}, {@link dev.skipjack.internal.node.NodeRegistry#refresh}).
+     * A caller's interrupt does not cut the wait short (it is put back afterwards); a stop called
+     * from a round itself does not wait, since the rounds cannot end before it returns.
      */
     public void stop() {
         stopped = true;
+        Thread caller = Thread.currentThread();
+        boolean fromARound = threads.contains(caller);
+        boolean interruptedBefore = caller.isInterrupted();
         scheduler.shutdownNow();
-        boolean interrupted = false;
-        try {
-            if (!scheduler.awaitTermination(WorkerThreads.STOP_WRITE_WAIT.toNanos(), TimeUnit.NANOSECONDS)) {
-                log.warn("maintenance rounds still running {} after the stop; each undoes its own write when it ends",
-                        WorkerThreads.STOP_WRITE_WAIT);
+        if (fromARound) {
+            // Called from a round (a listener that stops the client): the scheduler cannot end while
+            // this round runs, so there is nothing to wait for here; a round still running on the
+            // other thread undoes its own late write. shutdownNow has just interrupted this very
+            // thread: that interrupt is taken back, or the rest of the stop would take it for the
+            // caller's and cut short the wait for running jobs.
+            if (!interruptedBefore) {
+                Thread.interrupted();
             }
-        } catch (InterruptedException e) {
-            // Still give leadership up; the interrupt is put back afterwards.
-            interrupted = true;
+        } else if (!WorkerThreads.awaitTermination(scheduler, WorkerThreads.STOP_WRITE_WAIT)) {
+            log.warn("maintenance rounds still running {} after the stop; each undoes its own write when it ends",
+                    WorkerThreads.STOP_WRITE_WAIT);
         }
-        try {
-            releaseLeadership();
-        } finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
-        }
+        releaseLeadership();
     }
 
     private void releaseLeadership() {

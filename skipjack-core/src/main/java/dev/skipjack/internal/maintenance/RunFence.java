@@ -35,22 +35,6 @@ public final class RunFence {
         return ++latest;
     }
 
-    /**
-     * Runs a stopped run's undo of its own late write (a maintenance round that outlasted the stop)
-     * on the round's thread, which the stop interrupted: a pool refuses a connection at once to an
-     * interrupted thread (HikariCP does), so the interrupt is cleared for the undo and put back after.
-     */
-    public static void outsideInterrupt(Runnable undo) {
-        boolean interrupted = Thread.interrupted();
-        try {
-            undo.run();
-        } finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
-        }
-    }
-
     /** Runs {@code write} if no run has started since {@code run}; returns whether it ran. */
     public synchronized boolean ifLatest(long run, Write write) throws SQLException {
         if (run != latest) {

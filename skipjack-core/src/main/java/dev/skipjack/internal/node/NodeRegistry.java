@@ -4,6 +4,7 @@ import dev.skipjack.NodeInfo;
 import dev.skipjack.internal.maintenance.RunFence;
 import dev.skipjack.internal.sql.SqlStatements;
 import dev.skipjack.internal.sql.Transactions;
+import dev.skipjack.internal.threads.WorkerThreads;
 
 import javax.sql.DataSource;
 import java.sql.Connection;
@@ -67,7 +68,7 @@ public final class NodeRegistry {
             if (removed) {
                 // A round on its way when the node stopped: its row may have been written after the
                 // stop's removal.
-                RunFence.outsideInterrupt(this::deleteOwnRow);
+                WorkerThreads.outsideInterrupt(this::deleteOwnRow);
             }
         }
     }

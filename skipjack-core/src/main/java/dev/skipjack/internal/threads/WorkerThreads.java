@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -56,18 +57,43 @@ public final class WorkerThreads {
         Thread t = new Thread(task, name);
         t.setDaemon(true);
         t.start();
-        // A stop called from an interrupted thread still gives the write its time: the interrupt
-        // is put back afterwards.
+        return waitOut(limit, nanos -> {
+            t.join(Math.max(1, nanos / 1_000_000));
+            return !t.isAlive();
+        });
+    }
+
+    /**
+     * Waits at most {@code limit} for {@code executor}, already shut down, to finish its running
+     * tasks; returns whether it did. As {@link #runWithin}, a stop called from an interrupted thread
+     * still waits its time, and the interrupt is put back afterwards.
+     */
+    public static boolean awaitTermination(ExecutorService executor, Duration limit) {
+        return waitOut(limit, nanos -> executor.awaitTermination(nanos, TimeUnit.NANOSECONDS));
+    }
+
+    /** One bounded wait for something to be over: true when it is. */
+    private interface BoundedWait {
+        boolean awaitNanos(long nanos) throws InterruptedException;
+    }
+
+    /**
+     * Waits with {@code wait} until it reports done or {@code limit} has passed; returns whether it
+     * is done. An interrupt does not cut the wait short: a stop called from an interrupted thread
+     * still gives its write, or the rounds it waits for, their time. The interrupt is put back
+     * afterwards.
+     */
+    private static boolean waitOut(Duration limit, BoundedWait wait) {
         boolean interrupted = Thread.interrupted();
         long deadline = System.nanoTime() + limit.toNanos();
         try {
-            while (t.isAlive()) {
+            while (true) {
                 long left = deadline - System.nanoTime();
-                if (left <= 0) {
-                    break;
-                }
                 try {
-                    t.join(Math.max(1, left / 1_000_000));
+                    boolean done = wait.awaitNanos(Math.max(0, left));
+                    if (done || left <= 0) {
+                        return done;
+                    }
                 } catch (InterruptedException e) {
                     interrupted = true;
                 }
@@ -77,7 +103,22 @@ public final class WorkerThreads {
                 Thread.currentThread().interrupt();
             }
         }
-        return !t.isAlive();
+    }
+
+    /**
+     * Runs {@code task} with this thread's interrupt cleared, and puts it back after: for a stopped
+     * run's undo of its own late write, on the maintenance thread the stop interrupted, since a pool
+     * refuses a connection at once to an interrupted thread (HikariCP does).
+     */
+    public static void outsideInterrupt(Runnable task) {
+        boolean interrupted = Thread.interrupted();
+        try {
+            task.run();
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
     }
 
     public static ThreadFactory daemonFactory(String namePrefix) {
