@@ -107,6 +107,34 @@ class BadInputTest extends DatabaseTest {
         assertThat(jobCount()).isOne();
     }
 
+    record Broken(int n) {
+    }
+
+    @Test
+    void aKindWhoseSerializerLookupThrowsStillBuildsAndOnlyItsOwnEnqueueFails() {
+        // A module with a bug: its serializer lookup throws for one type, not with a Jackson error
+        // (which Jackson's own prefetch would swallow). The warm-up at build() must not fail for it.
+        com.fasterxml.jackson.databind.module.SimpleModule broken = new com.fasterxml.jackson.databind.module.SimpleModule();
+        broken.setSerializers(new com.fasterxml.jackson.databind.module.SimpleSerializers() {
+            @Override
+            public com.fasterxml.jackson.databind.JsonSerializer<?> findSerializer(
+                    com.fasterxml.jackson.databind.SerializationConfig config, com.fasterxml.jackson.databind.JavaType type,
+                    com.fasterxml.jackson.databind.BeanDescription description) {
+                if (type.getRawClass() == Broken.class) {
+                    throw new IllegalStateException("module bug for Broken");
+                }
+                return super.findSerializer(config, type, description);
+            }
+        });
+        com.fasterxml.jackson.databind.ObjectMapper mapper = new com.fasterxml.jackson.databind.ObjectMapper().registerModule(broken);
+        Skipjack s = client(builder().objectMapper(mapper).kind(JobKind.of("broken", Broken.class))
+                .kind(JobKind.of("note", Note.class)));
+        assertThatThrownBy(() -> s.enqueue("broken", new Broken(1))).hasMessageContaining("module bug for Broken");
+        assertThat(jobCount()).isZero();
+        s.enqueue("note", new Note("still fine"));
+        assertThat(jobCount()).isOne();
+    }
+
     @Test
     void argsThatSerializeToJsonNullAreRefusedAsInvalidArgs() {
         Skipjack s = enqueuer();

@@ -77,8 +77,6 @@ class RestartTest extends DatabaseTest {
      * An interrupt does not stop a statement already sent: a renewal on its way when the worker
      * stopped, landing after the release, took leadership back for a whole term (no other node could
      * lead until it ran out). The stop now waits for the round before it gives leadership up.
-     */
-    /**
      * {@code interruptedCaller}: the stop is called from a thread already interrupted (a container
      * shutting down by interrupt), which still waits for the round and finds its interrupt put back.
      */
