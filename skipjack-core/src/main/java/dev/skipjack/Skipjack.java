@@ -172,10 +172,11 @@ public final class Skipjack implements AutoCloseable {
         // Resolve every kind's args serializer and deserializer now, into the mapper's caches: a cold
         // JVM otherwise spends the first job's claim round loading and introspecting ~150 of
         // Jackson's classes for the handler's side (a tenth of a fresh worker's first 20,000 no-op
-        // jobs), and a producer's first enqueue ~190 for writing and reading back (a quarter of
-        // the calling thread's CPU in a fresh producer's first bulk enqueue of 20,000 jobs). Declared-only kinds are enqueued too.
-        // Only a warm-up: Jackson keeps a type it cannot handle out of its caches, and the enqueue or
-        // the claim that meets it reports it with the job.
+        // jobs), and a producer's first enqueue ~190 for writing and reading back (a quarter of the
+        // calling thread's CPU in a fresh producer's first bulk enqueue of 20,000 jobs).
+        // Declared-only kinds are enqueued too. Only a warm-up: Jackson keeps a type it cannot
+        // handle out of its caches, a lookup that throws (a broken module) is only logged, and the
+        // enqueue or the claim that meets either reports it with the job.
         kinds.values().forEach(k -> {
             try {
                 mapper.writerFor(k.argsType());
