@@ -109,10 +109,6 @@ class GracefulShutdownTest extends DatabaseTest {
         assertThat(interrupted.get()).as("handlers interrupted").isZero();
     }
 
-    private static boolean inStack(Thread thread, String methodName) {
-        return java.util.Arrays.stream(thread.getStackTrace()).anyMatch(frame -> frame.getMethodName().equals(methodName));
-    }
-
     @Test
     void unfinishedJobsAreHandedBackAtOnceAndFinishedOnesCompleted() throws Exception {
         CountDownLatch started = new CountDownLatch(4);

@@ -189,10 +189,6 @@ class RestartTest extends DatabaseTest {
                 + " AND query LIKE ? AND query LIKE ?", comment + "%", "%" + schema + "%");
     }
 
-    private static boolean inStack(Thread thread, String methodName) {
-        return Arrays.stream(thread.getStackTrace()).anyMatch(frame -> frame.getMethodName().equals(methodName));
-    }
-
     private static boolean listed(Skipjack worker) {
         return worker.admin().nodes().stream().anyMatch(n -> n.workerId().equals(worker.workerId()));
     }

@@ -82,6 +82,11 @@ public abstract class DatabaseTest {
         return backend().qualified(schema, "skipjack_jobs");
     }
 
+    /** Whether {@code thread} is inside a method named {@code methodName} right now (for "is it waiting there yet"). */
+    public static boolean inStack(Thread thread, String methodName) {
+        return java.util.Arrays.stream(thread.getStackTrace()).anyMatch(frame -> frame.getMethodName().equals(methodName));
+    }
+
     /** Polls {@code condition} until it holds or {@code timeout} passes; fails the test on timeout. */
     public static void await(String what, Duration timeout, BooleanSupplier condition) {
         long deadline = System.nanoTime() + timeout.toNanos();
