@@ -247,11 +247,18 @@ class ConcurrencyLimitTest extends EveryBackendTest {
     }
 
     @Test
-    void theLockRowOfAKeyNoJobUsesAnyMoreIsPrunedAndComesBackWhenUsedAgain() {
+    void theLockRowOfAKeyNoJobUsesAnyMoreIsPrunedAndComesBackWhenUsedAgain() throws Exception {
         JobKind<Sync> sync = JobKind.of("sync", Sync.class).limitedTo(1, Sync::customer);
+        // The key's second job is held until its row is counted: finished, it could be pruned first.
+        CountDownLatch counted = new CountDownLatch(1);
         Skipjack node = client(builder().pruneInterval(Duration.ofMillis(100))
                 .retention(JobState.COMPLETED, Duration.ZERO).queue(new QueueOptions("default", 2, 2))
-                .handler(sync, job -> Outcome.complete()));
+                .handler(sync, job -> {
+                    if (job.args().n() == 2 && !counted.await(60, TimeUnit.SECONDS)) {
+                        throw new IllegalStateException("the test never counted the key's row");
+                    }
+                    return Outcome.complete();
+                }));
         long acme = node.enqueue(sync, new Sync("acme", 1));
         node.enqueue(sync, new Sync("globex", 1));
         String keyRows = "SELECT count(*) FROM " + table("skipjack_concurrency_keys");
@@ -264,6 +271,7 @@ class ConcurrencyLimitTest extends EveryBackendTest {
         // may insert its row again after the prune took it (it goes at the next prune).
         assertThat(queryLong(keyRows + " WHERE concurrency_key = 'kind:sync/acme'"))
                 .as("the key used again has its row back").isEqualTo(1);
+        counted.countDown();
         await("the new job pruned", WAIT, () -> node.find(again).isEmpty());
     }
 

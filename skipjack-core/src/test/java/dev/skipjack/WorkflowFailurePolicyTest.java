@@ -191,11 +191,13 @@ class WorkflowFailurePolicyTest extends EveryBackendTest {
         Skipjack s = worker();
         s.start();
         EnqueuedWorkflow w = s.enqueueWorkflow(Workflow.named("operator").withPolicy(WorkflowPolicy.CONTINUE)
-                .add("a", step("a", "complete"))
+                .add("a", step("a", "wait"))
                 .add("b", step("b", "complete"), dependsOn("a"))
                 .add("c", step("c", "complete"), dependsOn("b")));
-        // b is discarded while it waits; under CONTINUE that counts as done for c.
+        // b is discarded while it waits (a is held until then, so b cannot have been released and
+        // run); under CONTINUE that counts as done for c.
         assertThat(s.admin().discard(w.jobId("b"))).isTrue();
+        release.countDown();
 
         WorkflowInfo done = awaitFinished(s, w.id());
         assertThat(done.state()).isEqualTo(WorkflowState.FAILED);
