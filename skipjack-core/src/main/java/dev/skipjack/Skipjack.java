@@ -417,7 +417,10 @@ public final class Skipjack implements AutoCloseable {
         String context = enqueueContext();
         for (int attempt = 1; ; attempt++) {
             try {
-                List<EnqueueResult> results = Transactions.inTransaction(dataSource, c -> insert(c, rows, context));
+                // A single plain job is one statement (its notification folded in): no BEGIN/COMMIT.
+                boolean oneStatement = context == null && inserter.isOneStatement(rows);
+                List<EnqueueResult> results = Transactions.inTransaction(dataSource, oneStatement,
+                        c -> insert(c, rows, context));
                 reportEnqueued(rows.rows(), results);
                 wakeQueues(rows.queues());
                 admitKeyed(rows.concurrencyKeys());

@@ -9,17 +9,15 @@ import dev.skipjack.internal.sql.Dialect;
 import dev.skipjack.internal.sql.SqlStatements;
 import dev.skipjack.internal.sql.TableNames;
 import dev.skipjack.support.DatabaseTest;
+import dev.skipjack.support.StatementLog;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.CopyOnWriteArrayList;
 import javax.sql.DataSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -152,9 +150,10 @@ class BatchedCompletionTest extends DatabaseTest {
         List<ClaimedJob> claimed = claim("w1", 500);
         assertThat(claimed).hasSize(500);
 
-        List<String> statements = new CopyOnWriteArrayList<>();
+        StatementLog log = new StatementLog();
+        List<String> statements = log.prepared();
         int changed;
-        try (Connection c = counting(dataSource.getConnection(), statements)) {
+        try (Connection c = log.wrap(dataSource.getConnection())) {
             changed = writer.write(c, claimed.stream().map(j -> Completion.completed(j.id(), j.attempt())).toList());
         }
         assertThat(changed).isEqualTo(500);
@@ -176,9 +175,10 @@ class BatchedCompletionTest extends DatabaseTest {
             batch.add(i % 3 == 0 ? failure(j.id(), j.attempt()) : Completion.completed(j.id(), j.attempt()));
         }
 
-        List<String> statements = new CopyOnWriteArrayList<>();
+        StatementLog log = new StatementLog();
+        List<String> statements = log.prepared();
         int changed;
-        try (Connection c = counting(dataSource.getConnection(), statements)) {
+        try (Connection c = log.wrap(dataSource.getConnection())) {
             changed = writer.write(c, batch);
         }
         assertThat(changed).isEqualTo(300);
@@ -192,8 +192,9 @@ class BatchedCompletionTest extends DatabaseTest {
     @Test
     void runningWorkerAcknowledgesManyJobsPerStatement() {
         int jobs = 2_000;
-        List<String> statements = new CopyOnWriteArrayList<>();
-        DataSource counted = countingDataSource(dataSource, statements);
+        StatementLog log = new StatementLog();
+        List<String> statements = log.prepared();
+        DataSource counted = log.wrap(dataSource);
         Skipjack s = client(Skipjack.builder(counted).schema(schema)
                 .pollInterval(Duration.ofMillis(50)).promoteInterval(Duration.ofMillis(50))
                 .queue("default", 32).handler(JobKind.of("work", Args.class), job -> Outcome.complete()));
@@ -213,33 +214,5 @@ class BatchedCompletionTest extends DatabaseTest {
                 .isLessThanOrEqualTo(jobs / 5);
         assertThat(queryLong("SELECT count(*) FROM " + jobsTable() + " WHERE attempt <> 1 OR errors <> '[]'::jsonb"))
                 .isZero();
-    }
-
-    // ------------------------------------------------------------ statement counting
-
-    private static Connection counting(Connection target, List<String> statements) {
-        return (Connection) Proxy.newProxyInstance(BatchedCompletionTest.class.getClassLoader(),
-                new Class<?>[] {Connection.class}, (proxy, method, args) -> {
-                    if (method.getName().equals("prepareStatement") && args != null && args.length > 0) {
-                        statements.add((String) args[0]);
-                    }
-                    try {
-                        return method.invoke(target, args);
-                    } catch (InvocationTargetException e) {
-                        throw e.getCause();
-                    }
-                });
-    }
-
-    private static DataSource countingDataSource(DataSource target, List<String> statements) {
-        return (DataSource) Proxy.newProxyInstance(BatchedCompletionTest.class.getClassLoader(),
-                new Class<?>[] {DataSource.class}, (proxy, method, args) -> {
-                    try {
-                        Object result = method.invoke(target, args);
-                        return method.getName().equals("getConnection") ? counting((Connection) result, statements) : result;
-                    } catch (InvocationTargetException e) {
-                        throw e.getCause();
-                    }
-                });
     }
 }

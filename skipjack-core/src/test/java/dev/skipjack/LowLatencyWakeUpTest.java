@@ -1,6 +1,7 @@
 package dev.skipjack;
 
 import dev.skipjack.support.DatabaseTest;
+import dev.skipjack.support.StatementLog;
 import org.junit.jupiter.api.Test;
 import org.postgresql.PGConnection;
 import org.postgresql.PGNotification;
@@ -114,6 +115,59 @@ class LowLatencyWakeUpTest extends DatabaseTest {
             // Jobs for later announce nothing: the promoter wakes workers when they come due.
             producer.enqueue("work", new Args(1), EnqueueOptions.defaults().withDelay(Duration.ofHours(1)));
             assertThat(receiveAll(pg)).isEmpty();
+            s.execute("UNLISTEN *");
+        }
+    }
+
+    /**
+     * A single job's enqueue is one statement, its notification folded in, and in auto-commit no
+     * BEGIN/COMMIT around it: one round trip where it was three (insert, notify, commit).
+     */
+    @Test
+    void aSingleJobIsOneStatementWithItsNotificationAndNoCommit() throws Exception {
+        StatementLog log = new StatementLog();
+        Skipjack producer = client(Skipjack.builder(log.wrap(dataSource)).schema(schema)
+                .kind(JobKind.of("work", Args.class)));
+        try (Connection listener = dataSource.getConnection(); Statement s = listener.createStatement()) {
+            s.execute("LISTEN \"" + schema + ".skipjack_jobs\"");
+            PGConnection pg = listener.unwrap(PGConnection.class);
+            log.clear();
+
+            long id = producer.enqueue("work", new Args(1));
+
+            assertThat(log.prepared()).as("statements of one enqueue").hasSize(1);
+            assertThat(log.commits()).as("explicit commits").isZero();
+            assertThat(queryLong("SELECT count(*) FROM " + jobsTable() + " WHERE id = ? AND state = 'available'", id))
+                    .isEqualTo(1);
+            List<PGNotification> got = receiveAll(pg);
+            assertThat(got).hasSize(1);
+            assertThat(got.get(0).getParameter()).isEqualTo("default");
+
+            // A batch of one queue's jobs due now folds its notification into its insert too.
+            log.clear();
+            producer.enqueueAll(List.of(JobRequest.of("work", new Args(2)), JobRequest.of("work", new Args(3))));
+            assertThat(log.prepared()).as("statements of a two-job enqueue").hasSize(1);
+            assertThat(log.commits()).as("a batch keeps its transaction").isEqualTo(1);
+            assertThat(receiveAll(pg)).extracting(PGNotification::getParameter).containsExactly("default");
+            s.execute("UNLISTEN *");
+        }
+    }
+
+    /** The folded notification is still the transaction's: a rolled-back enqueue announces nothing. */
+    @Test
+    void aRolledBackSingleJobEnqueueNotifiesNobody() throws Exception {
+        Skipjack producer = producer(true);
+        try (Connection listener = dataSource.getConnection(); Statement s = listener.createStatement();
+             Connection caller = dataSource.getConnection()) {
+            s.execute("LISTEN \"" + schema + ".skipjack_jobs\"");
+            PGConnection pg = listener.unwrap(PGConnection.class);
+            caller.setAutoCommit(false);
+            long id = producer.enqueue(caller, "work", new Args(1));
+            assertThat(receiveAll(pg)).as("nothing before the caller's transaction ends").isEmpty();
+            caller.rollback();
+            caller.setAutoCommit(true);
+            assertThat(receiveAll(pg)).as("nothing for a rolled-back job").isEmpty();
+            assertThat(queryLong("SELECT count(*) FROM " + jobsTable() + " WHERE id = ?", id)).isZero();
             s.execute("UNLISTEN *");
         }
     }

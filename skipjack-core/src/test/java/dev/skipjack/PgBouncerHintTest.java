@@ -11,6 +11,7 @@ import org.junit.jupiter.api.Test;
 import java.sql.Connection;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -57,25 +58,34 @@ class PgBouncerHintTest extends DatabaseTest {
         }
     }
 
+    /**
+     * Two jobs, so the insert runs in a transaction of its own: in auto-commit (a single job's
+     * enqueue is one statement there) the driver re-prepares a lost statement and runs it again by
+     * itself, and the error never reaches Skipjack.
+     */
+    private static void enqueueTwo(Skipjack s, String text) {
+        s.enqueueAll(List.of(JobRequest.of("note", new Note(text)), JobRequest.of("note", new Note(text + ", too"))));
+    }
+
     @Test
     void lostPreparedStatementsAreNamedWithTheirFix() throws Exception {
         Skipjack s = onOneConnectionPreparingAtOnce();
         // The second use of a statement text is the first prepared on the server, under a name (S_1...).
-        s.enqueue("note", new Note("first use"));
-        s.enqueue("note", new Note("prepares the insert on the server"));
+        enqueueTwo(s, "first use");
+        enqueueTwo(s, "prepares the insert on the server");
         forgetPreparedStatementsBehindTheDriversBack();
         try (LogCapture log = new LogCapture()) {
-            assertThatThrownBy(() -> s.enqueue("note", new Note("uses the prepared insert")))
+            assertThatThrownBy(() -> enqueueTwo(s, "uses the prepared insert"))
                     .isInstanceOf(SkipjackException.class)
                     .hasMessageContaining("does not exist")
                     .hasMessageContaining("prepareThreshold=0")
                     .hasMessageContaining("max_prepared_statements")
                     .hasMessageContaining("listenNotify(false)");
             // The driver re-prepares after the error: prepare again and lose it again.
-            s.enqueue("note", new Note("first use"));
-            s.enqueue("note", new Note("prepares the insert on the server"));
+            enqueueTwo(s, "first use");
+            enqueueTwo(s, "prepares the insert on the server");
             forgetPreparedStatementsBehindTheDriversBack();
-            assertThatThrownBy(() -> s.enqueue("note", new Note("again"))).isInstanceOf(SkipjackException.class);
+            assertThatThrownBy(() -> enqueueTwo(s, "again")).isInstanceOf(SkipjackException.class);
             // Said once per process, not once per failure.
             assertThat(log.linesContaining("prepareThreshold=0")).hasSize(1);
             assertThat(log.linesContaining("prepareThreshold=0").get(0)).contains("WARN").contains("PgBouncer");

@@ -60,6 +60,11 @@ public final class JobInserter {
     /** As {@link #insert(Connection, List)}, for a batch that knows what its rows need. */
     public List<EnqueueResult> insert(Connection c, InsertBatch batch) throws SQLException {
         List<InsertRow> rows = batch.rows();
+        if (notifiesInTheInsert(batch)) {
+            long[] ids = new long[rows.size()];
+            insertUniformNotifying(c, batch, ids);
+            return new InsertedJobs(ids);
+        }
         if (!batch.hasOneRowInserts()) {
             List<EnqueueResult> results = new InsertedJobs(insertPlain(c, rows, batch.isUniform()));
             notifyInserted(c, batch);
@@ -96,6 +101,24 @@ public final class JobInserter {
         }
         notifyInserted(c, batch);
         return List.of(results);
+    }
+
+    /**
+     * Whether {@link #insert(Connection, InsertBatch)} writes {@code batch} with one statement, its
+     * notification included: a single job without a unique key or a concurrency limit. Such an
+     * enqueue needs no transaction of its own; in auto-commit the statement is one.
+     */
+    public boolean isOneStatement(InsertBatch batch) {
+        if (batch.rows().size() != 1 || batch.hasOneRowInserts()) {
+            return false;
+        }
+        return notifyChannel == null || batch.queuesDueNow().isEmpty() || notifiesInTheInsert(batch);
+    }
+
+    /** Rows that insert_jobs_uniform_notify.sql takes in one statement with their notification. */
+    private boolean notifiesInTheInsert(InsertBatch batch) {
+        return notifyChannel != null && batch.isUniform() && !batch.hasOneRowInserts()
+                && batch.rows().size() <= ROWS_PER_STATEMENT && !batch.queuesDueNow().isEmpty();
     }
 
     /**
@@ -275,6 +298,22 @@ public final class JobInserter {
             args[i] = chunk.get(i).argsJson();
         }
         return Arrays.asList(args);
+    }
+
+    /** As {@link #insertUniform}, for the whole batch, with its notification in the same statement. */
+    private void insertUniformNotifying(Connection c, InsertBatch batch, long[] ids) throws SQLException {
+        List<InsertRow> rows = batch.rows();
+        InsertRow first = rows.get(0);
+        try (PreparedStatement ps = c.prepareStatement(sql.get("insert_jobs_uniform_notify"))) {
+            ps.setString(1, first.queue());
+            ps.setString(2, first.kind());
+            ps.setInt(3, first.priority());
+            ps.setInt(4, first.maxAttempts());
+            sql.dialect().setList(ps, 5, ListType.TEXT, argsOf(rows));
+            ps.setString(6, notifyChannel);
+            ps.setString(7, InsertNotifications.payload(batch.queuesDueNow()));
+            addReturnedIds(ps, ids, 0, rows.size());
+        }
     }
 
     private void insertUniform(Connection c, List<InsertRow> chunk, long[] ids, int at) throws SQLException {

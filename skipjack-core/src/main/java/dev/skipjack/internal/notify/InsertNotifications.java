@@ -50,7 +50,8 @@ public final class InsertNotifications {
         }
     }
 
-    static String payload(Collection<String> queues) {
+    /** The payload naming {@code queues}: sorted, comma-separated, or {@link #ALL_QUEUES} when too long. */
+    public static String payload(Collection<String> queues) {
         String joined = String.join(",", new TreeSet<>(queues));
         return joined.length() > MAX_PAYLOAD_LENGTH ? ALL_QUEUES : joined;
     }

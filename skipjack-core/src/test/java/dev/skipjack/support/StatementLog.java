@@ -1,0 +1,64 @@
+package dev.skipjack.support;
+
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
+import java.sql.Connection;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import javax.sql.DataSource;
+
+/**
+ * Records what code does on a real connection: the statements it prepares and the transactions it
+ * commits, so a test can count round trips. Not a mock: every call goes on to the database.
+ */
+public final class StatementLog {
+
+    private final List<String> prepared = new CopyOnWriteArrayList<>();
+    private final AtomicInteger commits = new AtomicInteger();
+
+    /** The SQL of every statement prepared through a wrapped connection, in order. */
+    public List<String> prepared() {
+        return prepared;
+    }
+
+    /** Explicit commits through a wrapped connection (a statement in auto-commit is not one). */
+    public int commits() {
+        return commits.get();
+    }
+
+    /** Forgets what was recorded so far. */
+    public void clear() {
+        prepared.clear();
+        commits.set(0);
+    }
+
+    public Connection wrap(Connection target) {
+        return (Connection) Proxy.newProxyInstance(StatementLog.class.getClassLoader(),
+                new Class<?>[] {Connection.class}, (proxy, method, args) -> {
+                    if (method.getName().equals("prepareStatement") && args != null && args.length > 0) {
+                        prepared.add((String) args[0]);
+                    } else if (method.getName().equals("commit")) {
+                        commits.incrementAndGet();
+                    }
+                    return forward(method, target, args);
+                });
+    }
+
+    /** A data source whose connections are {@linkplain #wrap(Connection) wrapped}. */
+    public DataSource wrap(DataSource target) {
+        return (DataSource) Proxy.newProxyInstance(StatementLog.class.getClassLoader(),
+                new Class<?>[] {DataSource.class}, (proxy, method, args) -> {
+                    Object result = forward(method, target, args);
+                    return method.getName().equals("getConnection") ? wrap((Connection) result) : result;
+                });
+    }
+
+    private static Object forward(java.lang.reflect.Method method, Object target, Object[] args) throws Throwable {
+        try {
+            return method.invoke(target, args);
+        } catch (InvocationTargetException e) {
+            throw e.getCause();
+        }
+    }
+}
