@@ -62,7 +62,7 @@ public final class JobInserter {
         List<InsertRow> rows = batch.rows();
         if (notifiesInTheInsert(batch)) {
             long[] ids = new long[rows.size()];
-            insertUniformNotifying(c, batch, ids);
+            insertUniform(c, rows, ids, 0, InsertNotifications.payload(batch.queuesDueNow()));
             return new InsertedJobs(ids);
         }
         if (!batch.hasOneRowInserts()) {
@@ -168,7 +168,7 @@ public final class JobInserter {
         for (int from = 0; from < rows.size(); from += ROWS_PER_STATEMENT) {
             List<InsertRow> chunk = rows.subList(from, Math.min(rows.size(), from + ROWS_PER_STATEMENT));
             if (uniform || isUniform(chunk)) {
-                insertUniform(c, chunk, ids, from);
+                insertUniform(c, chunk, ids, from, null);
                 continue;
             }
             try (PreparedStatement ps = c.prepareStatement(sql.get("insert_jobs"))) {
@@ -300,30 +300,22 @@ public final class JobInserter {
         return Arrays.asList(args);
     }
 
-    /** As {@link #insertUniform}, for the whole batch, with its notification in the same statement. */
-    private void insertUniformNotifying(Connection c, InsertBatch batch, long[] ids) throws SQLException {
-        List<InsertRow> rows = batch.rows();
-        InsertRow first = rows.get(0);
-        try (PreparedStatement ps = c.prepareStatement(sql.get("insert_jobs_uniform_notify"))) {
-            ps.setString(1, first.queue());
-            ps.setString(2, first.kind());
-            ps.setInt(3, first.priority());
-            ps.setInt(4, first.maxAttempts());
-            sql.dialect().setList(ps, 5, ListType.TEXT, argsOf(rows));
-            ps.setString(6, notifyChannel);
-            ps.setString(7, InsertNotifications.payload(batch.queuesDueNow()));
-            addReturnedIds(ps, ids, 0, rows.size());
-        }
-    }
-
-    private void insertUniform(Connection c, List<InsertRow> chunk, long[] ids, int at) throws SQLException {
+    /**
+     * insert_jobs_uniform.sql, or with a notification {@code payload} insert_jobs_uniform_notify.sql,
+     * which notifies in the same statement.
+     */
+    private void insertUniform(Connection c, List<InsertRow> chunk, long[] ids, int at, String payload) throws SQLException {
         InsertRow first = chunk.get(0);
-        try (PreparedStatement ps = c.prepareStatement(sql.get("insert_jobs_uniform"))) {
+        try (PreparedStatement ps = c.prepareStatement(sql.get(payload == null ? "insert_jobs_uniform" : "insert_jobs_uniform_notify"))) {
             ps.setString(1, first.queue());
             ps.setString(2, first.kind());
             ps.setInt(3, first.priority());
             ps.setInt(4, first.maxAttempts());
             sql.dialect().setList(ps, 5, ListType.TEXT, argsOf(chunk));
+            if (payload != null) {
+                ps.setString(6, notifyChannel);
+                ps.setString(7, payload);
+            }
             addReturnedIds(ps, ids, at, chunk.size());
         }
     }
