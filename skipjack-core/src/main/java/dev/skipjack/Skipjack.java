@@ -442,8 +442,10 @@ public final class Skipjack implements AutoCloseable {
         List<EnqueueResult> results;
         try {
             String context = enqueueContext();
-            // More than one row, or a stored context, can be more than one write: all or none of them.
-            results = Transactions.guarded(connection, sql.dialect(), rows.size() > 1 || context != null,
+            // More than one row, a stored context, or a notification after the insert is more than
+            // one statement: all or none of them.
+            results = Transactions.guarded(connection, sql.dialect(),
+                    rows.size() > 1 || context != null || inserter.notifiesSeparately(rows),
                     c -> insert(c, rows, context));
         } catch (SQLException e) {
             throw enqueueFailed(rows.size(), e);

@@ -153,6 +153,44 @@ class LowLatencyWakeUpTest extends DatabaseTest {
         }
     }
 
+    /**
+     * A single job whose notification cannot ride in its insert (a unique key; a {@code runAt}
+     * given, even in the past) is two statements, insert and notify: those keep a transaction
+     * around them, in the client's own enqueue and on a caller's connection in auto-commit, so a
+     * failed notification cannot leave a committed job behind an error.
+     */
+    @Test
+    void aSingleJobNotifiedByAStatementOfItsOwnKeepsItsTransaction() throws Exception {
+        StatementLog log = new StatementLog();
+        Skipjack producer = client(Skipjack.builder(log.wrap(dataSource)).schema(schema)
+                .kind(JobKind.of("work", Args.class)));
+        EnqueueOptions dueAlready = EnqueueOptions.defaults().withRunAt(java.time.Instant.now().minusSeconds(1));
+        try (Connection listener = dataSource.getConnection(); Statement s = listener.createStatement()) {
+            s.execute("LISTEN \"" + schema + ".skipjack_jobs\"");
+            PGConnection pg = listener.unwrap(PGConnection.class);
+
+            log.clear();
+            producer.enqueue("work", new Args(1), dueAlready);
+            assertThat(log.prepared()).as("insert and notify").hasSize(2);
+            assertThat(log.commits()).as("one transaction around them").isEqualTo(1);
+            assertThat(receiveAll(pg)).hasSize(1);
+
+            log.clear();
+            producer.enqueue("work", new Args(2), EnqueueOptions.defaults().withUnique(Unique.byKey("once")));
+            assertThat(log.commits()).as("a unique job's insert and notify, one transaction").isEqualTo(1);
+            assertThat(receiveAll(pg)).hasSize(1);
+
+            try (Connection caller = log.wrap(dataSource).getConnection()) {
+                log.clear();
+                producer.enqueue(caller, "work", new Args(3), dueAlready);
+                assertThat(caller.getAutoCommit()).as("the caller's auto-commit given back").isTrue();
+            }
+            assertThat(log.commits()).as("on a caller's connection in auto-commit, too").isEqualTo(1);
+            assertThat(receiveAll(pg)).hasSize(1);
+            s.execute("UNLISTEN *");
+        }
+    }
+
     /** The folded notification is still the transaction's: a rolled-back enqueue announces nothing. */
     @Test
     void aRolledBackSingleJobEnqueueNotifiesNobody() throws Exception {

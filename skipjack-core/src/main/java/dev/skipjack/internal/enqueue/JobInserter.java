@@ -105,14 +105,22 @@ public final class JobInserter {
 
     /**
      * Whether {@link #insert(Connection, InsertBatch)} writes {@code batch} with one statement, its
-     * notification included: a single job without a unique key or a concurrency limit. Such an
+     * notification included: a single job without a unique key, tags, metadata or a concurrency
+     * key (those take insert_one_job.sql) that either notifies in its insert (due now, no
+     * {@code runAt} or delay given) or notifies nobody (notifications off, or due later). Such an
      * enqueue needs no transaction of its own; in auto-commit the statement is one.
      */
     public boolean isOneStatement(InsertBatch batch) {
-        if (batch.rows().size() != 1 || batch.hasOneRowInserts()) {
-            return false;
-        }
-        return notifyChannel == null || batch.queuesDueNow().isEmpty() || notifiesInTheInsert(batch);
+        return batch.rows().size() == 1 && !batch.hasOneRowInserts() && !notifiesSeparately(batch);
+    }
+
+    /**
+     * Whether {@code batch}'s notification is a statement after its inserts (notify_jobs_inserted.sql):
+     * then an enqueue in auto-commit needs a transaction around both, or a failed notification
+     * would leave committed jobs behind an error.
+     */
+    public boolean notifiesSeparately(InsertBatch batch) {
+        return notifyChannel != null && !batch.queuesDueNow().isEmpty() && !notifiesInTheInsert(batch);
     }
 
     /** Rows that insert_jobs_uniform_notify.sql takes in one statement with their notification. */
