@@ -99,23 +99,18 @@ class LowLatencyWakeUpTest extends DatabaseTest {
     @Test
     void oneNotificationPerEnqueueTransactionNotOnePerJob() throws Exception {
         Skipjack producer = client(builder().kind(JobKind.of("work", Args.class)).queue("default", 1).queue("other", 1));
-        try (Connection listener = dataSource.getConnection(); Statement s = listener.createStatement()) {
-            s.execute("LISTEN \"" + schema + ".skipjack_jobs\"");
-            PGConnection pg = listener.unwrap(PGConnection.class);
+        try (Listening listening = new Listening()) {
             List<JobRequest> batch = new ArrayList<>();
             for (int i = 0; i < 12_000; i++) {
                 batch.add(JobRequest.of("work", new Args(i),
                         EnqueueOptions.defaults().withQueue(i % 2 == 0 ? "default" : "other")));
             }
             producer.enqueueAll(batch);
-            List<PGNotification> got = receiveAll(pg);
-            assertThat(got).hasSize(1);
-            assertThat(got.get(0).getParameter()).isEqualTo("default,other");
+            assertThat(listening.received()).extracting(PGNotification::getParameter).containsExactly("default,other");
 
             // Jobs for later announce nothing: the promoter wakes workers when they come due.
             producer.enqueue("work", new Args(1), EnqueueOptions.defaults().withDelay(Duration.ofHours(1)));
-            assertThat(receiveAll(pg)).isEmpty();
-            s.execute("UNLISTEN *");
+            assertThat(listening.received()).isEmpty();
         }
     }
 
@@ -126,11 +121,8 @@ class LowLatencyWakeUpTest extends DatabaseTest {
     @Test
     void aSingleJobIsOneStatementWithItsNotificationAndNoCommit() throws Exception {
         StatementLog log = new StatementLog();
-        Skipjack producer = client(Skipjack.builder(log.wrap(dataSource)).schema(schema)
-                .kind(JobKind.of("work", Args.class)));
-        try (Connection listener = dataSource.getConnection(); Statement s = listener.createStatement()) {
-            s.execute("LISTEN \"" + schema + ".skipjack_jobs\"");
-            PGConnection pg = listener.unwrap(PGConnection.class);
+        Skipjack producer = producerRecordingInto(log);
+        try (Listening listening = new Listening()) {
             log.clear();
 
             long id = producer.enqueue("work", new Args(1));
@@ -139,17 +131,14 @@ class LowLatencyWakeUpTest extends DatabaseTest {
             assertThat(log.commits()).as("explicit commits").isZero();
             assertThat(queryLong("SELECT count(*) FROM " + jobsTable() + " WHERE id = ? AND state = 'available'", id))
                     .isEqualTo(1);
-            List<PGNotification> got = receiveAll(pg);
-            assertThat(got).hasSize(1);
-            assertThat(got.get(0).getParameter()).isEqualTo("default");
+            assertThat(listening.received()).extracting(PGNotification::getParameter).containsExactly("default");
 
             // A batch of one queue's jobs due now folds its notification into its insert too.
             log.clear();
             producer.enqueueAll(List.of(JobRequest.of("work", new Args(2)), JobRequest.of("work", new Args(3))));
             assertThat(log.prepared()).as("statements of a two-job enqueue").hasSize(1);
             assertThat(log.commits()).as("a batch keeps its transaction").isEqualTo(1);
-            assertThat(receiveAll(pg)).extracting(PGNotification::getParameter).containsExactly("default");
-            s.execute("UNLISTEN *");
+            assertThat(listening.received()).extracting(PGNotification::getParameter).containsExactly("default");
         }
     }
 
@@ -162,23 +151,19 @@ class LowLatencyWakeUpTest extends DatabaseTest {
     @Test
     void aSingleJobNotifiedByAStatementOfItsOwnKeepsItsTransaction() throws Exception {
         StatementLog log = new StatementLog();
-        Skipjack producer = client(Skipjack.builder(log.wrap(dataSource)).schema(schema)
-                .kind(JobKind.of("work", Args.class)));
+        Skipjack producer = producerRecordingInto(log);
         EnqueueOptions dueAlready = EnqueueOptions.defaults().withRunAt(java.time.Instant.now().minusSeconds(1));
-        try (Connection listener = dataSource.getConnection(); Statement s = listener.createStatement()) {
-            s.execute("LISTEN \"" + schema + ".skipjack_jobs\"");
-            PGConnection pg = listener.unwrap(PGConnection.class);
-
+        try (Listening listening = new Listening()) {
             log.clear();
             producer.enqueue("work", new Args(1), dueAlready);
             assertThat(log.prepared()).as("insert and notify").hasSize(2);
             assertThat(log.commits()).as("one transaction around them").isEqualTo(1);
-            assertThat(receiveAll(pg)).hasSize(1);
+            assertThat(listening.received()).hasSize(1);
 
             log.clear();
             producer.enqueue("work", new Args(2), EnqueueOptions.defaults().withUnique(Unique.byKey("once")));
             assertThat(log.commits()).as("a unique job's insert and notify, one transaction").isEqualTo(1);
-            assertThat(receiveAll(pg)).hasSize(1);
+            assertThat(listening.received()).hasSize(1);
 
             try (Connection caller = log.wrap(dataSource).getConnection()) {
                 log.clear();
@@ -186,8 +171,7 @@ class LowLatencyWakeUpTest extends DatabaseTest {
                 assertThat(caller.getAutoCommit()).as("the caller's auto-commit given back").isTrue();
             }
             assertThat(log.commits()).as("on a caller's connection in auto-commit, too").isEqualTo(1);
-            assertThat(receiveAll(pg)).hasSize(1);
-            s.execute("UNLISTEN *");
+            assertThat(listening.received()).hasSize(1);
         }
     }
 
@@ -195,18 +179,14 @@ class LowLatencyWakeUpTest extends DatabaseTest {
     @Test
     void aRolledBackSingleJobEnqueueNotifiesNobody() throws Exception {
         Skipjack producer = producer(true);
-        try (Connection listener = dataSource.getConnection(); Statement s = listener.createStatement();
-             Connection caller = dataSource.getConnection()) {
-            s.execute("LISTEN \"" + schema + ".skipjack_jobs\"");
-            PGConnection pg = listener.unwrap(PGConnection.class);
+        try (Listening listening = new Listening(); Connection caller = dataSource.getConnection()) {
             caller.setAutoCommit(false);
             long id = producer.enqueue(caller, "work", new Args(1));
-            assertThat(receiveAll(pg)).as("nothing before the caller's transaction ends").isEmpty();
+            assertThat(listening.received()).as("nothing before the caller's transaction ends").isEmpty();
             caller.rollback();
             caller.setAutoCommit(true);
-            assertThat(receiveAll(pg)).as("nothing for a rolled-back job").isEmpty();
+            assertThat(listening.received()).as("nothing for a rolled-back job").isEmpty();
             assertThat(queryLong("SELECT count(*) FROM " + jobsTable() + " WHERE id = ?", id)).isZero();
-            s.execute("UNLISTEN *");
         }
     }
 
@@ -253,9 +233,7 @@ class LowLatencyWakeUpTest extends DatabaseTest {
         BlockingQueue<Long> started = new LinkedBlockingQueue<>();
         Skipjack worker = worker(false, Duration.ofMillis(100), started);
         Skipjack producer = producer(false);
-        try (Connection spy = dataSource.getConnection(); Statement s = spy.createStatement()) {
-            s.execute("LISTEN \"" + schema + ".skipjack_jobs\"");
-            PGConnection pg = spy.unwrap(PGConnection.class);
+        try (Listening spy = new Listening()) {
             List<Long> ids = new ArrayList<>();
             for (int i = 0; i < 20; i++) {
                 ids.add(producer.enqueue("work", new Args(i)));
@@ -263,24 +241,53 @@ class LowLatencyWakeUpTest extends DatabaseTest {
             for (long id : ids) {
                 awaitState(worker, id, JobState.COMPLETED, Duration.ofSeconds(10));
             }
-            assertThat(receiveAll(pg)).as("no NOTIFY with notifications off").isEmpty();
-            s.execute("UNLISTEN *");
+            assertThat(spy.received()).as("no NOTIFY with notifications off").isEmpty();
         }
         assertThat(listenerConnections()).as("no LISTEN connection").isZero();
         Map<JobState, Long> counts = worker.countByState();
         assertThat(counts.get(JobState.COMPLETED)).isEqualTo(20);
     }
 
-    /** Notifications that arrive within half a second. */
-    private static List<PGNotification> receiveAll(PGConnection pg) throws Exception {
-        List<PGNotification> all = new ArrayList<>();
-        long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(500);
-        while (System.nanoTime() < end) {
-            PGNotification[] got = pg.getNotifications(100);
-            if (got != null) {
-                all.addAll(Arrays.asList(got));
+    /** A producer whose connections record their statements and commits in {@code log}. */
+    private Skipjack producerRecordingInto(StatementLog log) {
+        return client(Skipjack.builder(log.wrap(dataSource)).schema(schema).kind(JobKind.of("work", Args.class)));
+    }
+
+    /**
+     * A connection listening on the jobs table's channel. Closing it unlistens and drops what it
+     * had received but not read, so nothing reaches the next test that borrows the connection.
+     */
+    private final class Listening implements AutoCloseable {
+        private final Connection connection;
+        private final PGConnection pg;
+
+        Listening() throws Exception {
+            connection = dataSource.getConnection();
+            try (Statement s = connection.createStatement()) {
+                s.execute("LISTEN \"" + schema + ".skipjack_jobs\"");
+            }
+            pg = connection.unwrap(PGConnection.class);
+        }
+
+        /** Notifications that arrive within half a second. */
+        List<PGNotification> received() throws Exception {
+            List<PGNotification> all = new ArrayList<>();
+            long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(500);
+            while (System.nanoTime() < end) {
+                PGNotification[] got = pg.getNotifications(100);
+                if (got != null) {
+                    all.addAll(Arrays.asList(got));
+                }
+            }
+            return all;
+        }
+
+        @Override
+        public void close() throws Exception {
+            try (connection; Statement s = connection.createStatement()) {
+                s.execute("UNLISTEN *");
+                pg.getNotifications();
             }
         }
-        return all;
     }
 }
