@@ -72,9 +72,7 @@ public final class Transactions {
     }
 
     public static <T> T inTransaction(DataSource dataSource, Work<T> work) throws SQLException {
-        try (Connection c = dataSource.getConnection()) {
-            return inTransaction(c, work);
-        }
+        return inTransaction(dataSource, false, work);
     }
 
     /**
