@@ -1,6 +1,8 @@
 package dev.skipjack;
 
 import dev.skipjack.support.DatabaseTest;
+import com.zaxxer.hikari.HikariDataSource;
+import dev.skipjack.support.LogCapture;
 import dev.skipjack.support.StatementLog;
 import org.junit.jupiter.api.Test;
 import org.postgresql.PGConnection;
@@ -225,6 +227,49 @@ class LowLatencyWakeUpTest extends DatabaseTest {
             producer.enqueue("work", new Args(i));
             assertThat(started.poll(5, TimeUnit.SECONDS)).as("job %d woken by a notification after reconnecting", i)
                     .isNotNull();
+        }
+    }
+
+    @Test
+    void aConnectionLostWhileListeningIsNotLentToTheApplicationAsHealthy() throws Exception {
+        // Its own pool, so every idle connection in it can be borrowed at once right after the loss.
+        try (LogCapture log = new LogCapture();
+             HikariDataSource pool = backend().newDataSource(4);
+             Skipjack worker = Skipjack.builder(pool).schema(schema).pollInterval(NEVER_POLLS)
+                     .promoteInterval(NEVER_POLLS).listenNotify(true).queue("default", 1)
+                     .handler(JobKind.of("work", Args.class), job -> Outcome.complete()).build()) {
+            worker.migrate();
+            worker.start();
+            await("the listener to LISTEN", Duration.ofSeconds(10), () -> listenerConnections() == 1);
+            long lostPid = queryLong("SELECT pid FROM pg_stat_activity WHERE query ~ ?", listenQuery());
+            queryLong("SELECT count(*) FROM (SELECT pg_terminate_backend(?::int)) t", lostPid);
+            // Until the listener listens again, borrow every idle connection of the pool, as a busy
+            // application would, and use each: none may be the one that died under the listener.
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
+            while (listenerConnections() != 1 || queryLong("SELECT coalesce(max(pid), " + lostPid
+                    + ") FROM pg_stat_activity WHERE query ~ ?", listenQuery()) == lostPid) {
+                assertThat(System.nanoTime()).as("the listener to LISTEN again").isLessThan(deadline);
+                List<Connection> borrowed = new ArrayList<>();
+                try {
+                    while (pool.getHikariPoolMXBean().getIdleConnections() > 0) {
+                        Connection c = pool.getConnection();
+                        borrowed.add(c);
+                        try (Statement st = c.createStatement()) {
+                            st.execute("SELECT 1");
+                        }
+                    }
+                } finally {
+                    for (Connection c : borrowed) {
+                        c.close();
+                    }
+                }
+            }
+            // Skipjack's own fetchers and maintenance borrow from the pool too; they log what they meet.
+            // (A log line starts "time [thread] LEVEL"; the listener's own lines say it lost the connection.)
+            assertThat(log.lines()).as("only the listener met the lost connection")
+                    .filteredOn(line -> line.matches("\\S+ \\[[^]]+] .*") && !line.contains("[skipjack-listener]")
+                            && (line.contains("I/O error") || line.contains("marked as broken")))
+                    .isEmpty();
         }
     }
 

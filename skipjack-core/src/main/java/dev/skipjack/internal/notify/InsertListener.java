@@ -94,15 +94,20 @@ public final class InsertListener {
                 backoff = 100;
                 // Anything committed before LISTEN took effect was not announced to us.
                 wakeAll.run();
-                while (running) {
-                    for (String payload : receiver.receive(RECEIVE_TIMEOUT_MILLIS)) {
-                        Set<String> queues = InsertNotifications.queuesOf(payload);
-                        if (queues.isEmpty()) {
-                            wakeAll.run();
-                        } else {
-                            wakeQueues.accept(queues);
+                try {
+                    while (running) {
+                        for (String payload : receiver.receive(RECEIVE_TIMEOUT_MILLIS)) {
+                            Set<String> queues = InsertNotifications.queuesOf(payload);
+                            if (queues.isEmpty()) {
+                                wakeAll.run();
+                            } else {
+                                wakeQueues.accept(queues);
+                            }
                         }
                     }
+                } catch (SQLException | RuntimeException e) {
+                    unlistenOrExposeBreakage(c, e);
+                    throw e;
                 }
                 // Give the pool back a connection that no longer listens.
                 listen(c, "unlisten");
@@ -126,6 +131,21 @@ public final class InsertListener {
         }
         try (Statement s = c.createStatement()) {
             s.execute(sql.get(statement, "channel", channel));
+        }
+    }
+
+    /**
+     * After a failed receive: the notifications were read through the driver's own connection, past
+     * the pool's proxy, so a pool that learns of dead connections from the errors its proxies see
+     * (HikariCP) would take this one back as healthy and hand it to the next borrower within its
+     * validation bypass window. Running UNLISTEN through the pool's connection either cleans a live
+     * connection for its next user or fails where the pool sees it and evicts the connection.
+     */
+    private void unlistenOrExposeBreakage(Connection c, Exception receiveFailure) {
+        try {
+            listen(c, "unlisten");
+        } catch (SQLException | RuntimeException e) {
+            receiveFailure.addSuppressed(e);
         }
     }
 
