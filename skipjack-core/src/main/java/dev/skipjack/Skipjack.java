@@ -16,6 +16,7 @@ import dev.skipjack.internal.enqueue.InsertedJobs;
 import dev.skipjack.internal.enqueue.JobInserter;
 import dev.skipjack.internal.enqueue.StoredText;
 import dev.skipjack.internal.enqueue.UniqueKeys;
+import dev.skipjack.internal.enqueue.ValidatedChunks;
 import dev.skipjack.internal.cron.CronSchedules;
 import dev.skipjack.internal.cron.CronTicker;
 import dev.skipjack.internal.query.JobInfoReader;
@@ -413,9 +414,21 @@ public final class Skipjack implements AutoCloseable {
      * requests of one call with the same unique key give one job: the later is its duplicate.
      */
     public List<EnqueueResult> enqueueAllWithResults(List<JobRequest> requests) {
-        InsertBatch rows = validate(requests);
+        if (isValidatedAhead(requests)) {
+            try {
+                return enqueueValidatingAhead(null, requests);
+            } catch (TransientConflict e) {
+                // Rolled back whole: run it again the plain way, its retries counted from the second.
+                return enqueueAll(validate(requests), 2);
+            }
+        }
+        return enqueueAll(validate(requests), 1);
+    }
+
+    /** Enqueues validated rows in a transaction of their own, from the given attempt of {@link #ENQUEUE_ATTEMPTS}. */
+    private List<EnqueueResult> enqueueAll(InsertBatch rows, int firstAttempt) {
         String context = enqueueContext();
-        for (int attempt = 1; ; attempt++) {
+        for (int attempt = firstAttempt; ; attempt++) {
             try {
                 // A single plain job is one statement (its notification folded in): no BEGIN/COMMIT.
                 boolean oneStatement = context == null && inserter.isOneStatement(rows);
@@ -438,6 +451,10 @@ public final class Skipjack implements AutoCloseable {
 
     /** As {@link #enqueueAllWithResults(List)}, inside the caller's transaction on {@code connection}. */
     public List<EnqueueResult> enqueueAllWithResults(Connection connection, List<JobRequest> requests) {
+        if (isValidatedAhead(requests)) {
+            Objects.requireNonNull(connection, "connection");
+            return enqueueValidatingAhead(connection, requests);
+        }
         InsertBatch rows = validate(requests);
         List<EnqueueResult> results;
         try {
@@ -454,6 +471,60 @@ public final class Skipjack implements AutoCloseable {
         return results;
     }
 
+    /**
+     * Whether a bulk enqueue is validated a chunk ahead of its inserts ({@link ValidatedChunks}):
+     * when it takes more than one insert statement.
+     */
+    private static boolean isValidatedAhead(List<JobRequest> requests) {
+        return Objects.requireNonNull(requests, "requests").size() > JobInserter.ROWS_PER_STATEMENT;
+    }
+
+    /**
+     * A bulk enqueue of several chunks, each inserted as soon as it is validated while the next is
+     * validated on another thread; in a transaction of its own ({@code connection} null) or in the
+     * caller's on {@code connection}. A request found bad throws its validation error after the
+     * chunks before it were inserted and rolled back. Throws {@link TransientConflict} when the
+     * own transaction met a conflict worth running it again for.
+     */
+    private List<EnqueueResult> enqueueValidatingAhead(Connection connection, List<JobRequest> requests) {
+        String context = enqueueContext();
+        InsertBatch inserted = new InsertBatch(requests.size());
+        List<EnqueueResult> results;
+        try (ValidatedChunks chunks = ValidatedChunks.start(requests, JobInserter.ROWS_PER_STATEMENT, this::validate)) {
+            Transactions.Work<List<EnqueueResult>> work = c -> {
+                List<List<EnqueueResult>> parts = new ArrayList<>();
+                for (InsertBatch chunk = chunks.next(); chunk != null; chunk = chunks.next()) {
+                    List<EnqueueResult> part = inserter.insertChunk(c, chunk);
+                    storeContext(c, context, part);
+                    parts.add(part);
+                    inserted.addAll(chunk);
+                }
+                inserter.notifyInserted(c, inserted);
+                return InsertedJobs.concat(parts);
+            };
+            results = connection == null ? Transactions.inTransaction(dataSource, false, work)
+                    : Transactions.guarded(connection, sql.dialect(), true, work);
+        } catch (SQLException e) {
+            if (connection == null && sql.dialect().isTransientConflict(e)) {
+                throw new TransientConflict(e);
+            }
+            throw enqueueFailed(requests.size(), e);
+        }
+        reportEnqueued(inserted.rows(), results);
+        if (connection == null) {
+            wakeQueues(inserted.queues());
+            admitKeyed(inserted.concurrencyKeys());
+        }
+        return results;
+    }
+
+    /** A bulk enqueue in a transaction of its own was rolled back by a conflict it may run again after. */
+    private static final class TransientConflict extends RuntimeException {
+        TransientConflict(SQLException cause) {
+            super(cause);
+        }
+    }
+
     /** The interceptors' context for the jobs the calling thread enqueues (JobInterceptor); null for none. */
     private String enqueueContext() {
         return interceptors.active() ? interceptors.captureContext() : null;
@@ -462,11 +533,16 @@ public final class Skipjack implements AutoCloseable {
     /** Inserts the rows and, in the same transaction, stores {@code context} with those inserted. */
     private List<EnqueueResult> insert(Connection c, InsertBatch rows, String context) throws SQLException {
         List<EnqueueResult> results = inserter.insert(c, rows);
+        storeContext(c, context, results);
+        return results;
+    }
+
+    /** Stores {@code context} (none when null) with the jobs of {@code results} just inserted on {@code c}. */
+    private void storeContext(Connection c, String context, List<EnqueueResult> results) throws SQLException {
         if (context != null) {
             // Duplicates of unique jobs inserted nothing: the job holding the key keeps its own context.
             inserter.storeContext(c, context, results.stream().filter(r -> !r.duplicate()).map(EnqueueResult::id).toList());
         }
-        return results;
     }
 
     /** As {@link #insert(Connection, InsertBatch, String)} for a workflow's jobs. */
@@ -634,7 +710,7 @@ public final class Skipjack implements AutoCloseable {
      * due time, tags, metadata) and each further request costs only its args' checks. Requests
      * whose row depends on the args too (unique, or with a concurrency key) are worked out alone.
      */
-    private InsertBatch validate(List<JobRequest> requests) {
+    private InsertBatch validate(List<? extends JobRequest> requests) {
         Objects.requireNonNull(requests, "requests");
         BatchValidation validation = new BatchValidation(requests.size());
         for (JobRequest r : requests) {

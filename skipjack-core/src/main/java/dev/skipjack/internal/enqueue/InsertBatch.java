@@ -66,6 +66,31 @@ public final class InsertBatch {
         rows.add(row);
     }
 
+    /**
+     * Adds {@code chunk}'s rows after these, with what they need: the whole call's view of a bulk
+     * enqueue inserted chunk by chunk ({@link ValidatedChunks}), for the steps after its commit.
+     */
+    public void addAll(InsertBatch chunk) {
+        if (chunk.rows.isEmpty()) {
+            return;
+        }
+        if (shape != null && !chunk.rows.get(0).sameShapeAs(shape)) {
+            uniform = false;
+        }
+        uniform &= chunk.uniform;
+        shape = chunk.shape;
+        rows.addAll(chunk.rows);
+        oneRowInserts |= chunk.oneRowInserts;
+        queues.addAll(chunk.queues);
+        queuesDueNow.addAll(chunk.queuesDueNow);
+        if (chunk.concurrencyKeys != null) {
+            if (concurrencyKeys == null) {
+                concurrencyKeys = new HashSet<>();
+            }
+            concurrencyKeys.addAll(chunk.concurrencyKeys);
+        }
+    }
+
     public List<InsertRow> rows() {
         return rows;
     }

@@ -28,6 +28,32 @@ public final class InsertedJobs extends AbstractList<EnqueueResult> implements R
         return ids.length;
     }
 
+    /** The results of consecutive chunks of one call, as one list in their order. */
+    public static List<EnqueueResult> concat(List<List<EnqueueResult>> chunks) {
+        if (chunks.size() == 1) {
+            return chunks.get(0);
+        }
+        int size = 0;
+        boolean allInserted = true;
+        for (List<EnqueueResult> chunk : chunks) {
+            size += chunk.size();
+            allInserted &= chunk instanceof InsertedJobs;
+        }
+        if (!allInserted) {
+            List<EnqueueResult> all = new java.util.ArrayList<>(size);
+            chunks.forEach(all::addAll);
+            return java.util.Collections.unmodifiableList(all);
+        }
+        long[] ids = new long[size];
+        int at = 0;
+        for (List<EnqueueResult> chunk : chunks) {
+            long[] part = ((InsertedJobs) chunk).ids;
+            System.arraycopy(part, 0, ids, at, part.length);
+            at += part.length;
+        }
+        return new InsertedJobs(ids);
+    }
+
     /** The ids of {@code results}, in order, as an unmodifiable list. */
     public static List<Long> ids(List<EnqueueResult> results) {
         if (results instanceof InsertedJobs inserted) {

@@ -28,7 +28,7 @@ import java.util.Map;
 public final class JobInserter {
 
     /** Rows per statement: large enough to amortise the round trip, small enough for the driver's limits. */
-    static final int ROWS_PER_STATEMENT = 5_000;
+    public static final int ROWS_PER_STATEMENT = 5_000;
     /** Tries of one unique insert whose key's holder keeps finishing before it can be read. */
     static final int UNIQUE_ATTEMPTS = 10;
     /** Columns of insert_jobs.sql's rows: queue, kind, args, priority, max attempts, run_at, delay. */
@@ -59,15 +59,30 @@ public final class JobInserter {
 
     /** As {@link #insert(Connection, List)}, for a batch that knows what its rows need. */
     public List<EnqueueResult> insert(Connection c, InsertBatch batch) throws SQLException {
+        return insert(c, batch, true);
+    }
+
+    /**
+     * As {@link #insert(Connection, InsertBatch)}, announcing nothing: one chunk of a call that
+     * inserts several ({@link ValidatedChunks}) and announces them all once, after the last, with
+     * {@link #notifyInserted}, so that a transaction sends one notification, as one insert does.
+     */
+    public List<EnqueueResult> insertChunk(Connection c, InsertBatch chunk) throws SQLException {
+        return insert(c, chunk, false);
+    }
+
+    private List<EnqueueResult> insert(Connection c, InsertBatch batch, boolean notify) throws SQLException {
         List<InsertRow> rows = batch.rows();
-        if (notifiesInTheInsert(batch)) {
+        if (notify && notifiesInTheInsert(batch)) {
             long[] ids = new long[rows.size()];
             insertUniform(c, rows, ids, 0, InsertNotifications.payload(batch.queuesDueNow()));
             return new InsertedJobs(ids);
         }
         if (!batch.hasOneRowInserts()) {
             List<EnqueueResult> results = new InsertedJobs(insertPlain(c, rows, batch.isUniform()));
-            notifyInserted(c, batch);
+            if (notify) {
+                notifyInserted(c, batch);
+            }
             return results;
         }
         EnqueueResult[] results = new EnqueueResult[rows.size()];
@@ -99,7 +114,9 @@ public final class JobInserter {
                 results[plainAt.get(j)] = new EnqueueResult(ids[j], false);
             }
         }
-        notifyInserted(c, batch);
+        if (notify) {
+            notifyInserted(c, batch);
+        }
         return List.of(results);
     }
 
@@ -196,7 +213,8 @@ public final class JobInserter {
         return ids;
     }
 
-    private void notifyInserted(Connection c, InsertBatch batch) throws SQLException {
+    /** Announces the jobs of {@code batch} due now to the listeners of their queues (F-16), when notifications are on. */
+    public void notifyInserted(Connection c, InsertBatch batch) throws SQLException {
         if (notifyChannel != null) {
             InsertNotifications.send(c, sql, notifyChannel, batch.queuesDueNow());
         }
