@@ -373,9 +373,14 @@ public final class Skipjack implements AutoCloseable {
 
     /**
      * Enqueues many jobs with multi-row inserts in one transaction; returns ids in request order.
-     * Every request is checked before anything is inserted: one bad request inserts none. For a
+     * Every request is checked before its insert, and one bad request keeps none of the call. For a
      * {@link EnqueueOptions#withUnique unique} request whose key a job already holds, the id is
      * that job's; {@link #enqueueAllWithResults(List)} says which ids are duplicates.
+     * <p>
+     * More than 5,000 requests are inserted in chunks while the next ones are still being checked
+     * on a thread of the call's own: the args of requests after the first 256 are serialized (and
+     * a kind limit's partition function run) there, where the calling thread's thread-locals are
+     * not set. A bad request's chunk is never inserted and the chunks before it are rolled back.
      *
      * @throws InvalidJobException           ({@link UnknownKindException}, {@link InvalidOptionException},
      *                                       {@link InvalidArgsException}, {@link ArgsTooLargeException})
@@ -419,15 +424,18 @@ public final class Skipjack implements AutoCloseable {
                 return enqueueValidatingAhead(null, requests);
             } catch (TransientConflict e) {
                 // Rolled back whole: run it again the plain way, its retries counted from the second.
-                return enqueueAll(validate(requests), 2);
+                return enqueueAll(validate(requests), e.context, 2);
             }
         }
-        return enqueueAll(validate(requests), 1);
+        InsertBatch rows = validate(requests);
+        return enqueueAll(rows, enqueueContext(), 1);
     }
 
-    /** Enqueues validated rows in a transaction of their own, from the given attempt of {@link #ENQUEUE_ATTEMPTS}. */
-    private List<EnqueueResult> enqueueAll(InsertBatch rows, int firstAttempt) {
-        String context = enqueueContext();
+    /**
+     * Enqueues validated rows with the interceptors' {@code context} in a transaction of their own,
+     * from the given attempt of {@link #ENQUEUE_ATTEMPTS}.
+     */
+    private List<EnqueueResult> enqueueAll(InsertBatch rows, String context, int firstAttempt) {
         for (int attempt = firstAttempt; ; attempt++) {
             try {
                 // A single plain job is one statement (its notification folded in): no BEGIN/COMMIT.
@@ -483,19 +491,23 @@ public final class Skipjack implements AutoCloseable {
      * A bulk enqueue of several chunks, each inserted as soon as it is validated while the next is
      * validated on another thread; in a transaction of its own ({@code connection} null) or in the
      * caller's on {@code connection}. A request found bad throws its validation error after the
-     * chunks before it were inserted and rolled back. Throws {@link TransientConflict} when the
-     * own transaction met a conflict worth running it again for.
+     * chunks before it were inserted and rolled back (a failed statement of an earlier chunk
+     * comes first). Throws {@link TransientConflict} when the own transaction met a conflict worth
+     * running it again for.
      */
     private List<EnqueueResult> enqueueValidatingAhead(Connection connection, List<JobRequest> requests) {
-        String context = enqueueContext();
         InsertBatch inserted = new InsertBatch(requests.size());
         List<EnqueueResult> results;
+        String context = null;
         try (ValidatedChunks chunks = ValidatedChunks.start(requests, JobInserter.ROWS_PER_STATEMENT, this::validate)) {
+            // Asked after the first chunk's validation, as after a whole call's validation elsewhere.
+            String chunksContext = enqueueContext();
+            context = chunksContext;
             Transactions.Work<List<EnqueueResult>> work = c -> {
                 List<List<EnqueueResult>> parts = new ArrayList<>();
                 for (InsertBatch chunk = chunks.next(); chunk != null; chunk = chunks.next()) {
                     List<EnqueueResult> part = inserter.insertChunk(c, chunk);
-                    storeContext(c, context, part);
+                    storeContext(c, chunksContext, part);
                     parts.add(part);
                     inserted.addAll(chunk);
                 }
@@ -506,7 +518,7 @@ public final class Skipjack implements AutoCloseable {
                     : Transactions.guarded(connection, sql.dialect(), true, work);
         } catch (SQLException e) {
             if (connection == null && sql.dialect().isTransientConflict(e)) {
-                throw new TransientConflict(e);
+                throw new TransientConflict(e, context);
             }
             throw enqueueFailed(requests.size(), e);
         }
@@ -520,8 +532,12 @@ public final class Skipjack implements AutoCloseable {
 
     /** A bulk enqueue in a transaction of its own was rolled back by a conflict it may run again after. */
     private static final class TransientConflict extends RuntimeException {
-        TransientConflict(SQLException cause) {
+        /** The interceptors' context the call captured, for its next attempt. */
+        final String context;
+
+        TransientConflict(SQLException cause, String context) {
             super(cause);
+            this.context = context;
         }
     }
 

@@ -18,8 +18,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * F-6 bulk enqueue larger than one insert statement: its chunks are inserted while the next ones
  * are still being validated on another thread, and it keeps every promise of a call validated
  * whole first. A bad request anywhere fails the call with its own error and leaves nothing of it
- * (one in the first chunk before any statement runs); in the caller's transaction only the
- * enqueue is undone; a unique key repeated across chunks gives one job; every chunk carries the
+ * (one in the first chunk before any statement runs; an Error from a serializer too); in the
+ * caller's transaction only the enqueue is undone; a pending interrupt does not fail it; a unique key repeated across chunks gives one job; every chunk carries the
  * enqueuer's context; a call refused early stops validating, and its thread does not outlive it.
  */
 class BulkEnqueueValidatedAheadTest extends EveryBackendTest {
@@ -118,18 +118,73 @@ class BulkEnqueueValidatedAheadTest extends EveryBackendTest {
     }
 
     @Test
-    void everyChunkCarriesTheEnqueuersContext() {
+    void everyChunkCarriesTheEnqueuersContextAskedOncePerCall() {
+        AtomicInteger asked = new AtomicInteger();
         Skipjack s = enqueuer(builder().interceptor(new JobInterceptor() {
             @Override
             public void onEnqueue(Map<String, String> context) {
+                asked.incrementAndGet();
                 context.put("request", "bulk-call");
             }
         }));
         List<Long> ids = s.enqueueAll(withBadRequestAt(-1));
 
         assertThat(ids).hasSize(JOBS).doesNotHaveDuplicates();
+        assertThat(asked).as("interceptor asked for the call's context").hasValue(1);
         assertThat(queryLong("SELECT count(*) FROM " + jobsTable() + " WHERE trace_context LIKE '%bulk-call%'"))
                 .as("jobs stored with the context").isEqualTo(JOBS);
+    }
+
+    /** Args whose serializer breaks with an Error (a bug in it, a class that fails to load) for one value. */
+    record Exploding(int n) {
+        static final int BREAKS_AT = JOBS - 1;
+
+        @Override
+        public int n() {
+            if (n == BREAKS_AT) {
+                throw new AssertionError("the serializer's bug");
+            }
+            return n;
+        }
+    }
+
+    @Test
+    void anErrorFromASerializerAfterTheFirstChunkKeepsNothingOfTheCallInEitherTransaction() throws Exception {
+        Skipjack s = client(builder().kind(JobKind.of("exploding", Exploding.class)));
+        List<JobRequest> requests = new ArrayList<>(JOBS);
+        for (int i = 0; i < JOBS; i++) {
+            requests.add(JobRequest.of("exploding", new Exploding(i)));
+        }
+
+        assertThatThrownBy(() -> s.enqueueAll(requests)).isInstanceOf(AssertionError.class)
+                .hasMessage("the serializer's bug");
+        assertThat(jobs()).as("jobs left by the call in its own transaction").isZero();
+
+        try (Connection c = dataSource.getConnection()) {
+            c.setAutoCommit(false);
+            s.enqueue(c, "exploding", new Exploding(-1));
+            assertThatThrownBy(() -> s.enqueueAll(c, requests)).isInstanceOf(AssertionError.class);
+            c.commit();
+            c.setAutoCommit(true);
+        }
+        assertThat(jobs()).as("the caller's own job, and nothing of the failed call").isEqualTo(1);
+    }
+
+    @Test
+    void aPendingInterruptNeitherFailsTheCallNorIsLost() {
+        Skipjack s = enqueuer(builder());
+        List<JobRequest> requests = withBadRequestAt(-1);
+        List<Long> ids;
+        boolean stillInterrupted;
+        Thread.currentThread().interrupt();
+        try {
+            ids = s.enqueueAll(requests);
+        } finally {
+            stillInterrupted = Thread.interrupted();
+        }
+        assertThat(ids).hasSize(JOBS);
+        assertThat(stillInterrupted).as("the caller's interrupt flag, kept for it").isTrue();
+        assertThat(jobs()).isEqualTo(JOBS);
     }
 
     /** Args that count how often they are serialized (Jackson writes a record through its accessors). */

@@ -2,6 +2,7 @@ package dev.skipjack.internal.enqueue;
 
 import dev.skipjack.SkipjackException;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -19,7 +20,9 @@ import java.util.function.Function;
  * only validated, and a request found bad fails the call when its chunk is asked for, before that
  * chunk is inserted; the caller's transaction then rolls back the chunks before it, so nothing of
  * the call is kept. Only validation runs on the other thread (the args' serializers, a kind
- * limit's partition function): every statement stays on the caller's thread and connection.
+ * limit's partition function: code that reads the caller's thread-locals sees none there for the
+ * requests after the first chunk); every statement stays on the caller's thread and connection,
+ * and no validation runs after the call has returned ({@link #close}).
  */
 public final class ValidatedChunks implements AutoCloseable {
 
@@ -39,15 +42,17 @@ public final class ValidatedChunks implements AutoCloseable {
     private boolean ended;
 
     private <R> ValidatedChunks(List<R> requests, int maxChunkRows, Function<List<R>, InsertBatch> validate) {
+        // A copy: both threads read the requests, and the caller's list may not bear that (a lazy one).
+        List<R> copy = new ArrayList<>(requests);
         int firstRows = Math.min(FIRST_CHUNK_ROWS, maxChunkRows);
-        validator = new Thread(() -> validateRest(requests, firstRows, maxChunkRows, validate), "skipjack-enqueue-validation");
+        validator = new Thread(() -> validateRest(copy, firstRows, maxChunkRows, validate), "skipjack-enqueue-validation");
         validator.setDaemon(true);
         validator.start();
         try {
-            first = validate.apply(requests.subList(0, Math.min(requests.size(), firstRows)));
-        } catch (RuntimeException | Error e) {
-            closed = true;
-            throw e;
+            first = validate.apply(copy.subList(0, Math.min(copy.size(), firstRows)));
+        } catch (Throwable t) {
+            close();
+            throw t;
         }
     }
 
@@ -61,23 +66,28 @@ public final class ValidatedChunks implements AutoCloseable {
         return new ValidatedChunks(requests, maxChunkRows, validate);
     }
 
+    /** Ends by queuing END or what it threw, whatever it threw: the caller waits for one or the other. */
     private <R> void validateRest(List<R> requests, int firstRows, int maxChunkRows, Function<List<R>, InsertBatch> validate) {
+        Object last = END;
         try {
             int rows = firstRows;
             for (int from = firstRows; from < requests.size() && !closed; from += rows) {
                 rows = Math.min(maxChunkRows, rows * 2);
                 ready.add(validate.apply(requests.subList(from, Math.min(requests.size(), from + rows))));
             }
-            ready.add(END);
-        } catch (RuntimeException | Error e) {
-            ready.add(e);
+        } catch (Throwable t) {
+            last = t;
+        } finally {
+            ready.add(last);
         }
     }
 
     /**
      * The next chunk's rows, in request order, waiting for their validation; null after the last.
      * Throws what validating the chunk threw, with where this call was made as a suppressed
-     * exception (the thrown one's trace is the validation thread's).
+     * exception (the thrown one's trace is the validation thread's). The wait is not cut short by
+     * an interrupt (restored on return): the validation thread always ends, and an enqueue of one
+     * chunk would not have noticed the interrupt either.
      */
     public InsertBatch next() {
         if (first != null) {
@@ -88,13 +98,7 @@ public final class ValidatedChunks implements AutoCloseable {
         if (ended) {
             return null;
         }
-        Object item;
-        try {
-            item = ready.take();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new SkipjackException("interrupted while the enqueue's requests were being validated", e);
-        }
+        Object item = takeUninterruptibly();
         if (item == END) {
             ended = true;
             return null;
@@ -105,15 +109,51 @@ public final class ValidatedChunks implements AutoCloseable {
             if (failure instanceof Error error) {
                 throw error;
             }
-            throw (RuntimeException) failure;
+            if (failure instanceof RuntimeException runtime) {
+                throw runtime;
+            }
+            // A checked exception thrown where none is declared (a sneaky throw in user code).
+            throw new SkipjackException("validating the enqueue's requests failed: " + failure, failure);
         }
         return (InsertBatch) item;
     }
 
-    /** Stops validating chunks nobody will insert (the call failed): the chunk under way is the last. */
+    private Object takeUninterruptibly() {
+        boolean interrupted = false;
+        try {
+            while (true) {
+                try {
+                    return ready.take();
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /**
+     * Stops validating chunks nobody will insert (the call failed) and waits for the chunk under
+     * way, so no validation (user code: serializers, partition functions) runs after the call has
+     * returned. After the last chunk was taken the thread has ended already.
+     */
     @Override
     public void close() {
         closed = true;
+        boolean interrupted = false;
+        while (validator.isAlive()) {
+            try {
+                validator.join();
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /** Where the enqueue whose request failed validation on the validation thread was called. */

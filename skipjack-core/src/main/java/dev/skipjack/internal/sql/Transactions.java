@@ -139,13 +139,15 @@ public final class Transactions {
         T result;
         try {
             result = work.run(c);
-        } catch (SQLException | RuntimeException e) {
+        } catch (Throwable t) {
+            // An Error too (a bulk enqueue's args serializer can throw one after its first
+            // chunk was inserted): the caller's transaction must not keep half the work.
             try {
                 c.rollback(savepoint);
             } catch (SQLException undo) {
-                e.addSuppressed(undo);
+                t.addSuppressed(undo);
             }
-            throw e;
+            throw t;
         }
         c.releaseSavepoint(savepoint);
         return result;
