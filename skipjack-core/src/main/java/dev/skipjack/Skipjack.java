@@ -1180,6 +1180,11 @@ public final class Skipjack implements AutoCloseable {
             if (node != null) {
                 node.wake(queues);
             }
+        }, () -> {
+            StartedNode node = runtime;
+            if (node != null) {
+                node.refreshPauses();
+            }
         }, new WorkflowProgress(sql, listenNotify ? InsertNotifications.channel(names) : null));
     }
 

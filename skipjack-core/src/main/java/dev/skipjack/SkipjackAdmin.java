@@ -52,14 +52,17 @@ public final class SkipjackAdmin {
     private final SqlStatements sql;
     private final JobInfoReader reader;
     private final Consumer<Set<String>> wakeLocalFetchers;
+    /** Rereads the paused queues of this client's own started node, if any, after a pause or resume. */
+    private final Runnable refreshLocalPauses;
     private final WorkflowProgress workflows;
 
     SkipjackAdmin(DataSource dataSource, SqlStatements sql, JobInfoReader reader, Consumer<Set<String>> wakeLocalFetchers,
-                  WorkflowProgress workflows) {
+                  Runnable refreshLocalPauses, WorkflowProgress workflows) {
         this.dataSource = dataSource;
         this.sql = sql;
         this.reader = reader;
         this.wakeLocalFetchers = wakeLocalFetchers;
+        this.refreshLocalPauses = refreshLocalPauses;
         this.workflows = workflows;
     }
 
@@ -514,8 +517,9 @@ public final class SkipjackAdmin {
     // ---------------------------------------------------------------- pause
 
     /**
-     * Pauses {@code queue} on every node: within about a second no node claims its jobs; jobs
-     * already running finish. Enqueueing still works. Pausing a paused queue changes nothing.
+     * Pauses {@code queue} on every node: within about a second no node claims its jobs (this
+     * client's own node, when started, from its next claim on); jobs already running finish.
+     * Enqueueing still works. Pausing a paused queue changes nothing.
      */
     public void pause(String queue) {
         updateQueue("pause_queue", queue);
@@ -535,6 +539,8 @@ public final class SkipjackAdmin {
         } catch (SQLException e) {
             throw new SkipjackException(statement.replace('_', ' ') + " '" + queue + "' failed: " + e.getMessage(), e);
         }
+        // The other nodes see it at their next refresh; this one need not wait for its own.
+        refreshLocalPauses.run();
         if (statement.equals("resume_queue")) {
             wakeLocalFetchers.accept(Set.of(queue));
         }

@@ -150,6 +150,11 @@ public final class StartedNode {
         workers.wake(queues);
     }
 
+    /** Rereads the paused queues now rather than at the next refresh: this client just paused or resumed one. */
+    public void refreshPauses() {
+        pausedQueues.refresh();
+    }
+
     /** Executions this node holds right now. */
     public int inFlight() {
         return workers.inFlight();
