@@ -1,6 +1,7 @@
 package dev.skipjack.internal.enqueue;
 
 import dev.skipjack.SkipjackException;
+import dev.skipjack.internal.threads.WorkerThreads;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -98,7 +99,7 @@ public final class ValidatedChunks implements AutoCloseable {
         if (ended) {
             return null;
         }
-        Object item = takeUninterruptibly();
+        Object item = WorkerThreads.uninterruptibly(ready::take);
         if (item == END) {
             ended = true;
             return null;
@@ -116,23 +117,6 @@ public final class ValidatedChunks implements AutoCloseable {
             throw new SkipjackException("validating the enqueue's requests failed: " + failure, failure);
         }
         return (InsertBatch) item;
-    }
-
-    private Object takeUninterruptibly() {
-        boolean interrupted = false;
-        try {
-            while (true) {
-                try {
-                    return ready.take();
-                } catch (InterruptedException e) {
-                    interrupted = true;
-                }
-            }
-        } finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
-        }
     }
 
     /**

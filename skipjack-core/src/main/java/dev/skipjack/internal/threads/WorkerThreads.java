@@ -35,6 +35,34 @@ public final class WorkerThreads {
     public record JobThreads(ExecutorService executor, boolean virtual) {
     }
 
+    /** A wait that an interrupt can cut short, and what else it may throw. */
+    @FunctionalInterface
+    public interface Wait<T, X extends Exception> {
+        T get() throws InterruptedException, X;
+    }
+
+    /**
+     * The result of {@code wait}, waited for whatever interrupts the calling thread meanwhile, its
+     * interrupt flag set again on return when there was one: for waits that must see their end
+     * (claimed jobs that must be tracked, a bulk enqueue's validated chunks).
+     */
+    public static <T, X extends Exception> T uninterruptibly(Wait<T, X> wait) throws X {
+        boolean interrupted = false;
+        try {
+            while (true) {
+                try {
+                    return wait.get();
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
     public static boolean virtualThreadsAvailable() {
         return Runtime.version().feature() >= 21;
     }

@@ -148,19 +148,6 @@ final class ClaimRound {
 
     /** The claimed jobs must be tracked whatever happens to this thread, so wait them out. */
     private static <T> T getUninterruptibly(Future<T> future) throws ExecutionException {
-        boolean interrupted = false;
-        try {
-            while (true) {
-                try {
-                    return future.get();
-                } catch (InterruptedException e) {
-                    interrupted = true;
-                }
-            }
-        } finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
-        }
+        return WorkerThreads.uninterruptibly(future::get);
     }
 }
