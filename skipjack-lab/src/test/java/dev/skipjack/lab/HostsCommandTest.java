@@ -39,8 +39,8 @@ class HostsCommandTest {
         commandLine.setErr(new PrintWriter(err, true));
 
         int exitCode = commandLine.execute("hosts", "--hosts", "2", "--minutes", "0.1", "--warmup-jobs", "0",
-                "--drain-jobs", "300", "--rate", "60", "--concurrency", "4", "--lease-seconds", "3", "--cut-host-after", "2",
-                "--cut-for", "7", "--job-millis", "100");
+                "--drain-jobs", "300", "--rate", "30", "--concurrency", "4", "--lease-seconds", "3", "--cut-host-after", "2",
+                "--cut-for", "7", "--job-millis", "300");
 
         assertThat(exitCode).as("exit code; output:%n%s%n%s", out, err).isZero();
         String result = Arrays.stream(out.toString().split("\\R")).filter(l -> l.startsWith("RESULT ")).findFirst()
