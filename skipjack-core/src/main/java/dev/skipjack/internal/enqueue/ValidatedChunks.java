@@ -127,17 +127,10 @@ public final class ValidatedChunks implements AutoCloseable {
     @Override
     public void close() {
         closed = true;
-        boolean interrupted = false;
-        while (validator.isAlive()) {
-            try {
-                validator.join();
-            } catch (InterruptedException e) {
-                interrupted = true;
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
+        WorkerThreads.uninterruptibly(() -> {
+            validator.join();
+            return null;
+        });
     }
 
     /** Where the enqueue whose request failed validation on the validation thread was called. */
