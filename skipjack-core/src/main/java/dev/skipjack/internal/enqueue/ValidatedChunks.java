@@ -3,10 +3,15 @@ package dev.skipjack.internal.enqueue;
 import dev.skipjack.SkipjackException;
 import dev.skipjack.internal.threads.WorkerThreads;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadFactory;
 import java.util.function.Function;
 
 /**
@@ -23,7 +28,9 @@ import java.util.function.Function;
  * the call is kept. Only validation runs on the other thread (the args' serializers, a kind
  * limit's partition function: code that reads the caller's thread-locals sees none there for the
  * requests after the first chunk); every statement stays on the caller's thread and connection,
- * and no validation runs after the call has returned ({@link #close}).
+ * and no validation runs after the call has returned ({@link #close}). When the JVM cannot start
+ * the thread (a process at its thread limit), the caller validates each chunk itself just before
+ * inserting it: the call is slower, not refused.
  */
 public final class ValidatedChunks implements AutoCloseable {
 
@@ -36,19 +43,36 @@ public final class ValidatedChunks implements AutoCloseable {
 
     private static final Object END = new Object();
 
+    private static final Logger log = LoggerFactory.getLogger(ValidatedChunks.class);
+
     private final BlockingQueue<Object> ready = new LinkedBlockingQueue<>();
+    /** The validation thread; null when it could not be started and the caller validates each chunk itself. */
     private final Thread validator;
+    /** The chunks left to validate on the caller's thread, when there is no validation thread. */
+    private final Iterator<InsertBatch> validatedHere;
     private InsertBatch first;
     private volatile boolean closed;
     private boolean ended;
 
-    private <R> ValidatedChunks(List<R> requests, int maxChunkRows, Function<List<R>, InsertBatch> validate) {
+    private <R> ValidatedChunks(List<R> requests, int maxChunkRows, Function<List<R>, InsertBatch> validate,
+                                ThreadFactory threads) {
         // A copy: both threads read the requests, and the caller's list may not bear that (a lazy one).
         List<R> copy = new ArrayList<>(requests);
         int firstRows = Math.min(FIRST_CHUNK_ROWS, maxChunkRows);
-        validator = new Thread(() -> validateRest(copy, firstRows, maxChunkRows, validate), "skipjack-enqueue-validation");
-        validator.setDaemon(true);
-        validator.start();
+        validator = startedOrNull(threads.newThread(() -> validateRest(copy, firstRows, maxChunkRows, validate)));
+        validatedHere = validator != null ? null : new Iterator<>() {
+            private final Iterator<List<R>> chunks = chunksAfterTheFirst(copy, firstRows, maxChunkRows).iterator();
+
+            @Override
+            public boolean hasNext() {
+                return chunks.hasNext();
+            }
+
+            @Override
+            public InsertBatch next() {
+                return validate.apply(chunks.next());
+            }
+        };
         try {
             first = validate.apply(copy.subList(0, Math.min(copy.size(), firstRows)));
         } catch (Throwable t) {
@@ -64,17 +88,58 @@ public final class ValidatedChunks implements AutoCloseable {
      * {@code validate} must be safe to run on two threads at once.
      */
     public static <R> ValidatedChunks start(List<R> requests, int maxChunkRows, Function<List<R>, InsertBatch> validate) {
-        return new ValidatedChunks(requests, maxChunkRows, validate);
+        return start(requests, maxChunkRows, validate, ValidatedChunks::validationThread);
+    }
+
+    /** As {@link #start(List, int, Function)}, with the validation thread made by {@code threads}. */
+    static <R> ValidatedChunks start(List<R> requests, int maxChunkRows, Function<List<R>, InsertBatch> validate,
+                                     ThreadFactory threads) {
+        return new ValidatedChunks(requests, maxChunkRows, validate, threads);
+    }
+
+    private static Thread validationThread(Runnable validation) {
+        Thread thread = new Thread(validation, "skipjack-enqueue-validation");
+        thread.setDaemon(true);
+        return thread;
+    }
+
+    /**
+     * Starts {@code thread}, or returns null when the JVM cannot start one ("unable to create
+     * native thread" at a process or container thread limit): the enqueue then validates each
+     * chunk on the caller's thread before inserting it, slower but complete, rather than failing
+     * a call that needs no second thread to be correct.
+     */
+    private static Thread startedOrNull(Thread thread) {
+        try {
+            thread.start();
+            return thread;
+        } catch (OutOfMemoryError e) {
+            log.warn("could not start a thread to validate a bulk enqueue ahead of its inserts ({}); validating on the"
+                    + " caller's thread", e.toString());
+            return null;
+        }
+    }
+
+    /** The requests after the first chunk, in chunks that double up to {@code maxChunkRows}: the validation thread's order. */
+    private static <R> List<List<R>> chunksAfterTheFirst(List<R> requests, int firstRows, int maxChunkRows) {
+        List<List<R>> chunks = new ArrayList<>();
+        int rows = firstRows;
+        for (int from = firstRows; from < requests.size(); from += rows) {
+            rows = Math.min(maxChunkRows, rows * 2);
+            chunks.add(requests.subList(from, Math.min(requests.size(), from + rows)));
+        }
+        return chunks;
     }
 
     /** Ends by queuing END or what it threw, whatever it threw: the caller waits for one or the other. */
     private <R> void validateRest(List<R> requests, int firstRows, int maxChunkRows, Function<List<R>, InsertBatch> validate) {
         Object last = END;
         try {
-            int rows = firstRows;
-            for (int from = firstRows; from < requests.size() && !closed; from += rows) {
-                rows = Math.min(maxChunkRows, rows * 2);
-                ready.add(validate.apply(requests.subList(from, Math.min(requests.size(), from + rows))));
+            for (List<R> chunk : chunksAfterTheFirst(requests, firstRows, maxChunkRows)) {
+                if (closed) {
+                    break;
+                }
+                ready.add(validate.apply(chunk));
             }
         } catch (Throwable t) {
             last = t;
@@ -98,6 +163,13 @@ public final class ValidatedChunks implements AutoCloseable {
         }
         if (ended) {
             return null;
+        }
+        if (validator == null) {
+            if (!validatedHere.hasNext()) {
+                ended = true;
+                return null;
+            }
+            return validatedHere.next();
         }
         Object item = WorkerThreads.uninterruptibly(ready::take);
         if (item == END) {
@@ -127,6 +199,9 @@ public final class ValidatedChunks implements AutoCloseable {
     @Override
     public void close() {
         closed = true;
+        if (validator == null) {
+            return;
+        }
         WorkerThreads.uninterruptibly(() -> {
             validator.join();
             return null;
