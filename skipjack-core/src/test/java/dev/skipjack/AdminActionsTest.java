@@ -198,4 +198,44 @@ class AdminActionsTest extends EveryBackendTest {
                 + " WHERE queue = 'reports' AND state = 'completed'") == 20);
         assertThat(nodeA.admin().pausedQueues()).isEmpty();
     }
+
+    /**
+     * A pause made by another client (an operator's CLI or dashboard, never started) reaches nodes
+     * that are already running and claiming from the queue: each rereads the paused names on its
+     * own timer (every 500 ms), so within about a second they claim nothing more from it, and a
+     * resume from that client lets them take the held jobs.
+     */
+    @Test
+    void aPauseByAnotherClientReachesNodesAlreadyRunningWithinASecond() {
+        Skipjack nodeA = client(builder().queue("reports", 2).queue("mail", 2).handler(JobKind.of("work", Args.class), j -> Outcome.complete()));
+        Skipjack nodeB = client(builder().queue("reports", 2).queue("mail", 2).handler(JobKind.of("work", Args.class), j -> Outcome.complete()));
+        nodeA.start();
+        nodeB.start();
+        EnqueueOptions reports = EnqueueOptions.defaults().withQueue("reports");
+        List<Long> before = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            before.add(nodeA.enqueue("work", new Args(i), reports));
+        }
+        await("both nodes running the queue before the pause", WAIT, () -> before.stream().allMatch(id -> state(id).equals("completed")));
+
+        Skipjack operator = client(builder().kind(JobKind.of("work", Args.class)));
+        operator.admin().pause("reports");
+        long pausedAt = System.nanoTime();
+        await("a second for the pause to reach the running nodes", WAIT,
+                () -> System.nanoTime() - pausedAt > Duration.ofSeconds(1).toNanos());
+
+        for (int i = 0; i < 20; i++) {
+            operator.enqueue("work", new Args(i), reports);
+        }
+        long mail = operator.enqueue("work", new Args(0), EnqueueOptions.defaults().withQueue("mail"));
+        await("the other queue to keep running", WAIT, () -> state(mail).equals("completed"));
+        long afterControl = System.nanoTime();
+        await("two poll intervals", WAIT, () -> System.nanoTime() - afterControl > Duration.ofMillis(300).toNanos());
+        assertThat(queryLong("SELECT count(*) FROM " + jobsTable() + " WHERE queue = 'reports' AND state = 'available'"))
+                .as("nothing claimed from the queue a second after the pause").isEqualTo(20);
+
+        operator.admin().resume("reports");
+        await("the held jobs to run after the resume", WAIT, () -> queryLong("SELECT count(*) FROM " + jobsTable()
+                + " WHERE queue = 'reports' AND state = 'completed'") == 30);
+    }
 }
