@@ -202,11 +202,13 @@ class AdminActionsTest extends EveryBackendTest {
     /**
      * A pause made by another client (an operator's CLI or dashboard, never started) reaches nodes
      * that are already running and claiming from the queue: each rereads the paused names on its
-     * own timer (every 500 ms), so within about a second they claim nothing more from it, and a
-     * resume from that client lets them take the held jobs.
+     * own timer (every 500 ms), so soon after they claim nothing more from it, and a resume from
+     * that client lets them take the held jobs. The test gives the nodes two seconds, four of
+     * their rounds: the timer shares a small maintenance pool with other tasks, and a loaded
+     * machine can delay a round; without the timer they would never see the pause at all.
      */
     @Test
-    void aPauseByAnotherClientReachesNodesAlreadyRunningWithinASecond() {
+    void aPauseByAnotherClientReachesNodesAlreadyRunning() {
         Skipjack nodeA = client(builder().queue("reports", 2).queue("mail", 2).handler(JobKind.of("work", Args.class), j -> Outcome.complete()));
         Skipjack nodeB = client(builder().queue("reports", 2).queue("mail", 2).handler(JobKind.of("work", Args.class), j -> Outcome.complete()));
         nodeA.start();
@@ -216,13 +218,13 @@ class AdminActionsTest extends EveryBackendTest {
         for (int i = 0; i < 10; i++) {
             before.add(nodeA.enqueue("work", new Args(i), reports));
         }
-        await("both nodes running the queue before the pause", WAIT, () -> before.stream().allMatch(id -> state(id).equals("completed")));
+        await("the nodes running the queue before the pause", WAIT, () -> before.stream().allMatch(id -> state(id).equals("completed")));
 
         Skipjack operator = client(builder().kind(JobKind.of("work", Args.class)));
         operator.admin().pause("reports");
         long pausedAt = System.nanoTime();
-        await("a second for the pause to reach the running nodes", WAIT,
-                () -> System.nanoTime() - pausedAt > Duration.ofSeconds(1).toNanos());
+        await("four refresh rounds for the pause to reach the running nodes", WAIT,
+                () -> System.nanoTime() - pausedAt > Duration.ofSeconds(2).toNanos());
 
         for (int i = 0; i < 20; i++) {
             operator.enqueue("work", new Args(i), reports);
@@ -232,7 +234,7 @@ class AdminActionsTest extends EveryBackendTest {
         long afterControl = System.nanoTime();
         await("two poll intervals", WAIT, () -> System.nanoTime() - afterControl > Duration.ofMillis(300).toNanos());
         assertThat(queryLong("SELECT count(*) FROM " + jobsTable() + " WHERE queue = 'reports' AND state = 'available'"))
-                .as("nothing claimed from the queue a second after the pause").isEqualTo(20);
+                .as("nothing claimed from the queue once the pause reached the nodes").isEqualTo(20);
 
         operator.admin().resume("reports");
         await("the held jobs to run after the resume", WAIT, () -> queryLong("SELECT count(*) FROM " + jobsTable()

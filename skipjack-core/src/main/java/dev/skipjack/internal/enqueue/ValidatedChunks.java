@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 
 /**
@@ -30,7 +31,7 @@ import java.util.function.Function;
  * requests after the first chunk); every statement stays on the caller's thread and connection,
  * and no validation runs after the call has returned ({@link #close}). When the JVM cannot start
  * the thread (a process at its thread limit), the caller validates each chunk itself just before
- * inserting it: the call is slower, not refused.
+ * inserting it, with its own thread-locals: the call is slower, not refused.
  */
 public final class ValidatedChunks implements AutoCloseable {
 
@@ -44,6 +45,8 @@ public final class ValidatedChunks implements AutoCloseable {
     private static final Object END = new Object();
 
     private static final Logger log = LoggerFactory.getLogger(ValidatedChunks.class);
+    /** Said once at warning level: a process at its thread limit would otherwise log it on every bulk enqueue. */
+    private static final AtomicBoolean TOLD_NO_THREAD = new AtomicBoolean();
 
     private final BlockingQueue<Object> ready = new LinkedBlockingQueue<>();
     /** The validation thread; null when it could not be started and the caller validates each chunk itself. */
@@ -84,7 +87,8 @@ public final class ValidatedChunks implements AutoCloseable {
     /**
      * Starts validating {@code requests} in chunks: the first, of {@link #FIRST_CHUNK_ROWS}, on the
      * calling thread before this returns (its bad request throws here, as without chunks), the
-     * rest on a thread of their own, each chunk twice the last up to {@code maxChunkRows}.
+     * rest on a thread of their own, each chunk twice the last up to {@code maxChunkRows} (or,
+     * where the JVM cannot start that thread, on the calling thread as {@link #next} asks for each).
      * {@code validate} must be safe to run on two threads at once.
      */
     public static <R> ValidatedChunks start(List<R> requests, int maxChunkRows, Function<List<R>, InsertBatch> validate) {
@@ -114,8 +118,13 @@ public final class ValidatedChunks implements AutoCloseable {
             thread.start();
             return thread;
         } catch (OutOfMemoryError e) {
-            log.warn("could not start a thread to validate a bulk enqueue ahead of its inserts ({}); validating on the"
-                    + " caller's thread", e.toString());
+            String message = "could not start a thread to validate a bulk enqueue ahead of its inserts ({}); validating"
+                    + " on the caller's thread";
+            if (TOLD_NO_THREAD.compareAndSet(false, true)) {
+                log.warn(message + " (said once; later ones at debug level)", e.toString());
+            } else {
+                log.debug(message, e.toString());
+            }
             return null;
         }
     }
@@ -149,27 +158,34 @@ public final class ValidatedChunks implements AutoCloseable {
     }
 
     /**
-     * The next chunk's rows, in request order, waiting for their validation; null after the last.
-     * Throws what validating the chunk threw, with where this call was made as a suppressed
-     * exception (the thrown one's trace is the validation thread's). The wait is not cut short by
-     * an interrupt (restored on return): the validation thread always ends, and an enqueue of one
+     * The next chunk's rows, in request order, waiting for their validation; null after the last,
+     * after a chunk failed, and after {@link #close}. Throws what validating the chunk threw; when
+     * that was on the validation thread, with where this call was made as a suppressed exception
+     * (the thrown one's trace is the validation thread's). The wait is not cut short by an
+     * interrupt (restored on return): the validation thread always ends, and an enqueue of one
      * chunk would not have noticed the interrupt either.
      */
     public InsertBatch next() {
+        if (ended || closed) {
+            return null;
+        }
         if (first != null) {
             InsertBatch chunk = first;
             first = null;
             return chunk;
-        }
-        if (ended) {
-            return null;
         }
         if (validator == null) {
             if (!validatedHere.hasNext()) {
                 ended = true;
                 return null;
             }
-            return validatedHere.next();
+            try {
+                return validatedHere.next();
+            } catch (Throwable t) {
+                // As with the thread: after a bad chunk nothing more is validated or handed out.
+                ended = true;
+                throw t;
+            }
         }
         Object item = WorkerThreads.uninterruptibly(ready::take);
         if (item == END) {

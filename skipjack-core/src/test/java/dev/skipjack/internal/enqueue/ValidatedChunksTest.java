@@ -62,9 +62,9 @@ class ValidatedChunksTest {
         try (ValidatedChunks chunks = ValidatedChunks.start(requests, MAX_CHUNK_ROWS, recordingValidation)) {
             withAThread = takeAll(chunks);
         }
-        assertThat(validated.stream().skip(1).map(Validated::thread))
+        assertThat(validated.stream().filter(v -> v.requests().get(0) >= ValidatedChunks.FIRST_CHUNK_ROWS).map(Validated::thread))
                 .as("with a thread, the chunks after the first are validated on it")
-                .doesNotContain(Thread.currentThread());
+                .isNotEmpty().doesNotContain(Thread.currentThread());
         validated.clear();
 
         List<List<Integer>> here;
@@ -75,7 +75,9 @@ class ValidatedChunksTest {
         assertThat(here).as("the same chunks as with a thread").isEqualTo(withAThread).hasSizeGreaterThan(2);
         assertThat(validated).extracting(Validated::thread).containsOnly(Thread.currentThread());
         assertThat(here.stream().flatMap(List::stream).toList())
-                .as("every request validated once, in request order").isEqualTo(requests);
+                .as("every request handed out once, in request order").isEqualTo(requests);
+        assertThat(validated.stream().flatMap(v -> v.requests().stream()).toList())
+                .as("every request validated once").isEqualTo(requests);
     }
 
     @Test
@@ -114,5 +116,39 @@ class ValidatedChunksTest {
         assertThat(before.stream().flatMap(List::stream).toList())
                 .as("the requests before the bad one's chunk were handed out, in order")
                 .isEqualTo(requests.subList(0, requests.indexOf(last.get(0))));
+    }
+
+    @Test
+    void withoutAValidationThreadNothingIsHandedOutOrValidatedAfterAFailureOrAfterClose() {
+        Function<List<Integer>, InsertBatch> rejectingTheSecondChunk = chunk -> {
+            InsertBatch batch = recordingValidation.apply(chunk);
+            if (validated.size() == 2) {
+                throw new IllegalArgumentException("the second chunk is bad");
+            }
+            return batch;
+        };
+        try (ValidatedChunks chunks = ValidatedChunks.start(requests, MAX_CHUNK_ROWS, rejectingTheSecondChunk, NO_THREADS)) {
+            assertThat(chunks.next()).isNotNull();
+            assertThatThrownBy(chunks::next).hasMessage("the second chunk is bad");
+            assertThat(chunks.next()).as("after a failed chunk").isNull();
+        }
+        assertThat(validated).as("no chunk after the bad one validated").hasSize(2);
+
+        validated.clear();
+        ValidatedChunks closed = ValidatedChunks.start(requests, MAX_CHUNK_ROWS, recordingValidation, NO_THREADS);
+        closed.close();
+        assertThat(closed.next()).as("after close, not even the first chunk").isNull();
+        assertThat(validated).as("only the first chunk, validated by start").hasSize(1);
+    }
+
+    @Test
+    void withoutAValidationThreadABadRequestInTheFirstChunkFailsTheStart() {
+        Function<List<Integer>, InsertBatch> rejectingTheFirstChunk = chunk -> {
+            recordingValidation.apply(chunk);
+            throw new IllegalArgumentException("request 0 is bad");
+        };
+        assertThatThrownBy(() -> ValidatedChunks.start(requests, MAX_CHUNK_ROWS, rejectingTheFirstChunk, NO_THREADS))
+                .hasMessage("request 0 is bad");
+        assertThat(validated).as("nothing after the first chunk validated").hasSize(1);
     }
 }
