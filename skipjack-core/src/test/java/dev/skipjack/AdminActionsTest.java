@@ -172,25 +172,38 @@ class AdminActionsTest extends EveryBackendTest {
         assertThat(queryLong("SELECT count(*) FROM " + jobsTable())).isEqualTo(3_000 - deleted);
     }
 
-    @Test
-    void pausedQueueIsNotClaimedOnAnyNodeUntilResumed() {
-        Skipjack nodeA = client(builder().queue("reports", 2).queue("mail", 2).handler(JobKind.of("work", Args.class), j -> Outcome.complete()));
-        Skipjack nodeB = client(builder().queue("reports", 2).queue("mail", 2).handler(JobKind.of("work", Args.class), j -> Outcome.complete()));
-        nodeA.start();
-        nodeA.admin().pause("reports"); // the pausing node rereads its pauses at once
-        nodeB.start(); // starts with the queue already paused: read before its first claim
+    /** A worker node serving the queues 'reports' and 'mail', its handler completing every job. */
+    private Skipjack reportsAndMailNode() {
+        return client(builder().queue("reports", 2).queue("mail", 2).handler(JobKind.of("work", Args.class), j -> Outcome.complete()));
+    }
 
+    /**
+     * Enqueues 20 jobs to the paused queue 'reports' (through {@code reportsBy}) and one to 'mail'
+     * (through {@code mailBy}); once the mail job completed and two poll intervals passed, the
+     * reports jobs must all still be available: the nodes claim on, just not from the paused queue.
+     */
+    private void assertPausedQueueHeldWhileAnotherRuns(Skipjack reportsBy, Skipjack mailBy) {
         EnqueueOptions reports = EnqueueOptions.defaults().withQueue("reports");
-        List<Long> held = new ArrayList<>();
         for (int i = 0; i < 20; i++) {
-            held.add(nodeA.enqueue("work", new Args(i), reports));
+            reportsBy.enqueue("work", new Args(i), reports);
         }
-        long mail = nodeB.enqueue("work", new Args(0), EnqueueOptions.defaults().withQueue("mail"));
+        long mail = mailBy.enqueue("work", new Args(0), EnqueueOptions.defaults().withQueue("mail"));
         await("the other queue to keep running", WAIT, () -> state(mail).equals("completed"));
         long afterControl = System.nanoTime();
         await("two poll intervals", WAIT, () -> System.nanoTime() - afterControl > Duration.ofMillis(300).toNanos());
         assertThat(queryLong("SELECT count(*) FROM " + jobsTable() + " WHERE queue = 'reports' AND state = 'available'"))
                 .as("nothing claimed from the paused queue").isEqualTo(20);
+    }
+
+    @Test
+    void pausedQueueIsNotClaimedOnAnyNodeUntilResumed() {
+        Skipjack nodeA = reportsAndMailNode();
+        Skipjack nodeB = reportsAndMailNode();
+        nodeA.start();
+        nodeA.admin().pause("reports"); // the pausing node rereads its pauses at once
+        nodeB.start(); // starts with the queue already paused: read before its first claim
+
+        assertPausedQueueHeldWhileAnotherRuns(nodeA, nodeB);
         assertThat(nodeB.admin().pausedQueues()).containsOnlyKeys("reports");
 
         nodeB.admin().resume("reports");
@@ -209,8 +222,8 @@ class AdminActionsTest extends EveryBackendTest {
      */
     @Test
     void aPauseByAnotherClientReachesNodesAlreadyRunning() {
-        Skipjack nodeA = client(builder().queue("reports", 2).queue("mail", 2).handler(JobKind.of("work", Args.class), j -> Outcome.complete()));
-        Skipjack nodeB = client(builder().queue("reports", 2).queue("mail", 2).handler(JobKind.of("work", Args.class), j -> Outcome.complete()));
+        Skipjack nodeA = reportsAndMailNode();
+        Skipjack nodeB = reportsAndMailNode();
         nodeA.start();
         nodeB.start();
         EnqueueOptions reports = EnqueueOptions.defaults().withQueue("reports");
@@ -226,15 +239,7 @@ class AdminActionsTest extends EveryBackendTest {
         await("four refresh rounds for the pause to reach the running nodes", WAIT,
                 () -> System.nanoTime() - pausedAt > Duration.ofSeconds(2).toNanos());
 
-        for (int i = 0; i < 20; i++) {
-            operator.enqueue("work", new Args(i), reports);
-        }
-        long mail = operator.enqueue("work", new Args(0), EnqueueOptions.defaults().withQueue("mail"));
-        await("the other queue to keep running", WAIT, () -> state(mail).equals("completed"));
-        long afterControl = System.nanoTime();
-        await("two poll intervals", WAIT, () -> System.nanoTime() - afterControl > Duration.ofMillis(300).toNanos());
-        assertThat(queryLong("SELECT count(*) FROM " + jobsTable() + " WHERE queue = 'reports' AND state = 'available'"))
-                .as("nothing claimed from the queue once the pause reached the nodes").isEqualTo(20);
+        assertPausedQueueHeldWhileAnotherRuns(operator, operator);
 
         operator.admin().resume("reports");
         await("the held jobs to run after the resume", WAIT, () -> queryLong("SELECT count(*) FROM " + jobsTable()
