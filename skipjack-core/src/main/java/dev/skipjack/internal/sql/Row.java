@@ -43,6 +43,26 @@ public final class Row {
         return rows;
     }
 
+    /**
+     * Copies every row of {@code rs} with {@code getObject}, for SQLite: its driver answers
+     * {@code getObject} from the value's own storage class (a native call), while
+     * {@code getColumnType} matches the column's declared type against regular expressions, 13
+     * times a claim, and was a large compilation in a fresh worker's drain. Integers come back as
+     * {@code Integer} or {@code Long} by size; the getters below take any {@code Number}.
+     */
+    static List<Row> allByStoredType(ResultSet rs) throws SQLException {
+        int columns = rs.getMetaData().getColumnCount();
+        List<Row> rows = new ArrayList<>();
+        while (rs.next()) {
+            Object[] values = new Object[columns];
+            for (int i = 0; i < columns; i++) {
+                values[i] = rs.getObject(i + 1);
+            }
+            rows.add(new Row(values));
+        }
+        return rows;
+    }
+
     private static final int AS_OBJECT = 0;
     /** Every integer type, as SQLite's INTEGER holds 64 bits whatever its driver reports. */
     private static final int AS_LONG = 1;

@@ -114,11 +114,19 @@ public final class SqliteDialect implements Dialect {
         return PostgresDialect.insertOnConflictDoNothing(this, c, sql, name, params);
     }
 
-    /** One statement, as on PostgreSQL: numbered parameters put the choosing ones first. */
+    /**
+     * One statement, as on PostgreSQL: numbered parameters put the choosing ones first. Its rows
+     * are read by each value's stored type ({@link Row#allByStoredType}), what this driver reads fastest.
+     */
     @Override
     public List<Row> updateReturning(Connection c, SqlStatements sql, String name, String apply, Params choose, Params set)
             throws SQLException {
-        return PostgresDialect.updateReturningInOneStatement(this, c, sql, name, choose, set);
+        try (PreparedStatement ps = c.prepareStatement(sql.get(name))) {
+            set.bind(ps, choose.bind(ps, 1, this), this);
+            try (ResultSet rs = ps.executeQuery()) {
+                return Row.allByStoredType(rs);
+            }
+        }
     }
 
     /** {@code INSERT ... RETURNING id}, as on PostgreSQL. */
