@@ -160,13 +160,22 @@ public final class StartedNode {
         return workers.inFlight();
     }
 
-    /** Maintenance first (and leadership given up), then wake-ups, then the jobs themselves (F-18). */
+    /**
+     * Maintenance first (and leadership given up), then the jobs themselves (F-18). The wake-ups
+     * are told to stop before either and awaited after both, so their last wait for notifications
+     * overlaps the rest; a wake-up that still arrives meanwhile finds the fetchers stopping and
+     * claims nothing.
+     */
     public void stop(Duration timeout) {
+        // The listener ends only when its current wait for notifications does: ask it first, wait for it last.
+        if (listener != null) {
+            listener.requestStop();
+        }
         maintenance.stop();
+        workers.stop(timeout);
         if (listener != null) {
             listener.stop();
         }
-        workers.stop(timeout);
         // Best effort, like the leadership release: the row ages out of the nodes view otherwise.
         WorkerThreads.runWithin("skipjack-node-removal", WorkerThreads.STOP_WRITE_WAIT, registry::remove);
     }
