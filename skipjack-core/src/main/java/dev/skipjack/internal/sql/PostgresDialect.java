@@ -164,15 +164,26 @@ public final class PostgresDialect implements Dialect {
     @Override
     public List<Row> updateReturning(Connection c, SqlStatements sql, String name, String apply, Params choose, Params set)
             throws SQLException {
-        return updateReturningInOneStatement(this, c, sql, name, choose, set);
+        return updateReturningInOneStatement(this, c, sql, name, choose, set, Row::all);
     }
 
-    /** Runs {@code name}, a change with RETURNING, binding {@code choose} then {@code set}. */
+    /** How a dialect copies the rows of a result: the getters its driver reads fastest. */
+    @FunctionalInterface
+    interface RowCopier {
+        List<Row> copy(ResultSet rs) throws SQLException;
+    }
+
+    /**
+     * Runs {@code name}, a change with RETURNING, binding {@code choose} then {@code set}, and
+     * copies its rows with {@code rows}.
+     */
     static List<Row> updateReturningInOneStatement(Dialect dialect, Connection c, SqlStatements sql, String name,
-                                                   Params choose, Params set) throws SQLException {
+                                                   Params choose, Params set, RowCopier rows) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(sql.get(name))) {
             set.bind(ps, choose.bind(ps, 1, dialect), dialect);
-            return rows(ps);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rows.copy(rs);
+            }
         }
     }
 

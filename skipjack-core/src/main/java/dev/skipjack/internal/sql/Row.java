@@ -5,6 +5,7 @@ import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.Types;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -32,15 +33,7 @@ public final class Row {
         for (int i = 0; i < kinds.length; i++) {
             kinds[i] = readerOf(meta.getColumnType(i + 1));
         }
-        List<Row> rows = new ArrayList<>();
-        while (rs.next()) {
-            Object[] values = new Object[kinds.length];
-            for (int i = 0; i < kinds.length; i++) {
-                values[i] = read(rs, i + 1, kinds[i]);
-            }
-            rows.add(new Row(values));
-        }
-        return rows;
+        return copy(rs, kinds);
     }
 
     /**
@@ -51,12 +44,18 @@ public final class Row {
      * {@code Integer} or {@code Long} by size; the getters below take any {@code Number}.
      */
     static List<Row> allByStoredType(ResultSet rs) throws SQLException {
-        int columns = rs.getMetaData().getColumnCount();
+        int[] kinds = new int[rs.getMetaData().getColumnCount()];
+        Arrays.fill(kinds, AS_OBJECT);
+        return copy(rs, kinds);
+    }
+
+    /** Every row of {@code rs}, column {@code i} read by {@code kinds[i]}. */
+    private static List<Row> copy(ResultSet rs, int[] kinds) throws SQLException {
         List<Row> rows = new ArrayList<>();
         while (rs.next()) {
-            Object[] values = new Object[columns];
-            for (int i = 0; i < columns; i++) {
-                values[i] = rs.getObject(i + 1);
+            Object[] values = new Object[kinds.length];
+            for (int i = 0; i < kinds.length; i++) {
+                values[i] = read(rs, i + 1, kinds[i]);
             }
             rows.add(new Row(values));
         }

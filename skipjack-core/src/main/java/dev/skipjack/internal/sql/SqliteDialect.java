@@ -121,12 +121,7 @@ public final class SqliteDialect implements Dialect {
     @Override
     public List<Row> updateReturning(Connection c, SqlStatements sql, String name, String apply, Params choose, Params set)
             throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(sql.get(name))) {
-            set.bind(ps, choose.bind(ps, 1, this), this);
-            try (ResultSet rs = ps.executeQuery()) {
-                return Row.allByStoredType(rs);
-            }
-        }
+        return PostgresDialect.updateReturningInOneStatement(this, c, sql, name, choose, set, Row::allByStoredType);
     }
 
     /** {@code INSERT ... RETURNING id}, as on PostgreSQL. */
