@@ -207,7 +207,7 @@ public final class JobInserter {
                                 chunk.stream().map(InsertRow::runAtMillis).toList(),
                                 chunk.stream().map(InsertRow::delayMillis).toList()))
                         .bind(ps, 1, sql.dialect());
-                addReturnedIds(ps, ids, from, chunk.size());
+                addReturnedIds(c, ps, ids, from, chunk.size());
             }
         }
         return ids;
@@ -265,10 +265,14 @@ public final class JobInserter {
      * into {@code ids} from {@code at}. The statements insert in request order, so ids ascend in it
      * on every backend. Where the insert can sit in a {@code WITH} (PostgreSQL) the statement
      * returns one row: the first id, the count, and the sorted ids only when they are not
-     * consecutive. Elsewhere it returns a row per job; SQLite's RETURNING gives them in no
-     * particular order, so they are sorted.
+     * consecutive. On MariaDB it returns a row per job, sorted here. On SQLite, where one insert's
+     * ids are consecutive, it returns none: see {@link #addConsecutiveIds}.
      */
-    private void addReturnedIds(PreparedStatement ps, long[] ids, int at, int count) throws SQLException {
+    private void addReturnedIds(Connection c, PreparedStatement ps, long[] ids, int at, int count) throws SQLException {
+        if (sql.dialect().supports(Capability.CONSECUTIVE_INSERT_IDS)) {
+            addConsecutiveIds(c, ps, ids, at, count);
+            return;
+        }
         int returned = 0;
         try (ResultSet rs = ps.executeQuery()) {
             if (sql.dialect().supports(Capability.INSERT_IN_WITH)) {
@@ -285,6 +289,29 @@ public final class JobInserter {
         }
         if (returned != count) {
             throw new SQLException("the insert returned " + returned + " ids for " + count + " jobs");
+        }
+    }
+
+    /**
+     * Runs {@code ps}, an insert of {@code count} rows without RETURNING whose ids are consecutive
+     * ({@link Capability#CONSECUTIVE_INSERT_IDS}), and puts them into {@code ids} from {@code at}:
+     * the last is the connection's last inserted id.
+     */
+    private void addConsecutiveIds(Connection c, PreparedStatement ps, long[] ids, int at, int count) throws SQLException {
+        int inserted = ps.executeUpdate();
+        if (inserted != count) {
+            throw new SQLException("the insert inserted " + inserted + " rows for " + count + " jobs");
+        }
+        long last;
+        try (PreparedStatement lastId = c.prepareStatement(sql.get("last_insert_id"));
+             ResultSet rs = lastId.executeQuery()) {
+            if (!rs.next()) {
+                throw new SQLException("last_insert_id.sql returned no row");
+            }
+            last = rs.getLong(1);
+        }
+        for (int i = 0; i < count; i++) {
+            ids[at + i] = last - count + 1 + i;
         }
     }
 
@@ -342,7 +369,7 @@ public final class JobInserter {
                 ps.setString(6, notifyChannel);
                 ps.setString(7, payload);
             }
-            addReturnedIds(ps, ids, at, chunk.size());
+            addReturnedIds(c, ps, ids, at, chunk.size());
         }
     }
 }

@@ -15,6 +15,13 @@ public enum Capability {
      * batch's ids come back as one row (first id and count) instead of one row per job.
      */
     INSERT_IN_WITH,
+    /**
+     * One multi-row {@code INSERT} gives its rows consecutive ids in insertion order, the last one
+     * {@code last_insert_rowid()}: an AUTOINCREMENT key under the database's one write lock
+     * (SQLite). A batch's ids then follow from its row count and that last id, and the insert
+     * needs no {@code RETURNING}, which buffers every row (an eighth of a bulk insert's time there).
+     */
+    CONSECUTIVE_INSERT_IDS,
     /** {@code FOR UPDATE SKIP LOCKED}: concurrent claimers never wait on each other's rows. */
     SKIP_LOCKED,
     /** Array parameters ({@code ?::bigint[]}, {@code unnest}): a whole batch in one statement. */

@@ -26,8 +26,8 @@ import javax.sql.DataSource;
 public final class SqliteDialect implements Dialect {
 
     /** Fixed: asked on every job (a transactional kind's timeout), so built once. */
-    private static final Set<Capability> CAPABILITIES =
-            Set.copyOf(EnumSet.of(Capability.UPDATE_RETURNING, Capability.INSERT_RETURNING));
+    private static final Set<Capability> CAPABILITIES = Set.copyOf(EnumSet.of(Capability.UPDATE_RETURNING,
+            Capability.INSERT_RETURNING, Capability.CONSECUTIVE_INSERT_IDS));
 
     /** SQLite's 'now' (millisecond resolution) as epoch microseconds, exact integer arithmetic. */
     private static final String NOW_MICROS = "(CAST(ROUND((julianday('now') - 2440587.5) * 86400000) AS INTEGER) * 1000)";
@@ -45,7 +45,7 @@ public final class SqliteDialect implements Dialect {
         return "sqlite";
     }
 
-    /** RETURNING on INSERT, UPDATE and DELETE; nothing else on the list. */
+    /** RETURNING on INSERT, UPDATE and DELETE, and one writer at a time (consecutive ids per insert). */
     @Override
     public Set<Capability> capabilities() {
         return CAPABILITIES;

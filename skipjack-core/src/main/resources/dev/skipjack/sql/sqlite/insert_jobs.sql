@@ -1,8 +1,9 @@
 -- Inserts a batch of jobs in one statement, one JSON array element per job, paired by position.
 -- run_at is the given instant, or the database clock plus the given delay, or now; a job due now
 -- is 'available' at once, a later one 'scheduled' until promote_due_jobs.sql makes it available.
--- Rows are inserted in request order, so their ids ascend in request order; RETURNING gives them
--- in no particular order, and JobInserter sorts them.
+-- Rows are inserted in request order, so their ids ascend in request order; under the one write
+-- lock an insert's AUTOINCREMENT ids are also consecutive, so JobInserter takes them from the row
+-- count and last_insert_id.sql instead of a RETURNING that buffers every row.
 -- json_each cannot be joined on its key by an index: every list but the first is a MATERIALIZED
 -- table, which SQLite joins through an automatic index (one pass per list, not one per row).
 -- Parameters: queues, kinds, args (JSON text), priorities, max attempts,
@@ -33,4 +34,3 @@ FROM (
     JOIN d ON d.key = q.key
 ) AS t
 ORDER BY t.ord
-RETURNING id
