@@ -492,8 +492,8 @@ public final class Skipjack implements AutoCloseable {
      * validated on another thread (on this one, chunk by chunk, when the JVM cannot start it); in a
      * transaction of its own ({@code connection} null) or in the caller's on {@code connection}. A
      * request found bad throws its validation error after the chunks before it were inserted and
-     * rolled back (a failed statement of an earlier chunk comes first). Throws {@link TransientConflict} when the own transaction met a conflict worth
-     * running it again for.
+     * rolled back (a failed statement of an earlier chunk comes first). Throws
+     * {@link TransientConflict} when the own transaction met a conflict worth running it again for.
      */
     private List<EnqueueResult> enqueueValidatingAhead(Connection connection, List<JobRequest> requests) {
         InsertBatch inserted = new InsertBatch(requests.size());
