@@ -243,30 +243,113 @@ public final class BatchCompleter<K> {
     }
 
     private void write(List<Pending<K>> batch) throws SQLException {
-        List<Completion> completions = completionsOf(batch);
         try (Connection c = Transactions.autoCommit(dataSource)) {
-            try {
-                writer.write(c, completions);
-            } catch (SQLException e) {
-                if (!isRefusedData(e)) {
-                    throw e;
-                }
-                // One row the database refuses must not hold back the others: write them one by
-                // one, and the refused one in a plainer form. Rewriting a row that did get written
-                // is harmless (the writes are guarded).
-                for (Completion completion : completions) {
-                    try {
-                        writer.write(c, List.of(completion));
-                    } catch (SQLException single) {
-                        if (!isRefusedData(single)) {
-                            throw single;
-                        }
-                        log.warn("job {} attempt {}: outcome refused by the database ({}); recording a plainer one",
-                                completion.id(), completion.attempt(), single.getMessage());
-                        writer.write(c, List.of(whenUnstorable.apply(completion, single.getMessage())));
+            write(c, completionsOf(batch));
+        }
+    }
+
+    /** Writes {@code completions} on {@code c}, in auto-commit. */
+    private void write(Connection c, List<Completion> completions) throws SQLException {
+        try {
+            writer.write(c, completions);
+        } catch (SQLException e) {
+            if (!isRefusedData(e)) {
+                throw e;
+            }
+            // One row the database refuses must not hold back the others: write them one by
+            // one, and the refused one in a plainer form. Rewriting a row that did get written
+            // is harmless (the writes are guarded).
+            for (Completion completion : completions) {
+                try {
+                    writer.write(c, List.of(completion));
+                } catch (SQLException single) {
+                    if (!isRefusedData(single)) {
+                        throw single;
                     }
+                    log.warn("job {} attempt {}: outcome refused by the database ({}); recording a plainer one",
+                            completion.id(), completion.attempt(), single.getMessage());
+                    writer.write(c, List.of(whenUnstorable.apply(completion, single.getMessage())));
                 }
             }
+        }
+    }
+
+    /**
+     * Takes what is queued, up to a batch, to be written in another statement's transaction
+     * ({@link Carried}); null when nothing is queued.
+     */
+    public Carried take() {
+        List<Pending<K>> batch = new ArrayList<>();
+        queue.drainTo(batch, MAX_BATCH);
+        if (batch.isEmpty()) {
+            return null;
+        }
+        // Counted as a write in flight, so the writer thread gathers a batch meanwhile instead of
+        // sending one- and two-job writes that queue up behind this one's transaction.
+        writesInFlight.incrementAndGet();
+        return new Carried(batch);
+    }
+
+    /**
+     * Completions taken from the queue and written in someone else's open transaction: on a
+     * database with one write lock, the claim's, so a claim and the completions before it take
+     * the lock once and commit once (a completion writer beside the claim waits for the lock, then
+     * commits on its own). After {@link #write}, exactly one of {@link #committed} and
+     * {@link #rolledBack} is called.
+     */
+    public final class Carried {
+
+        private final List<Pending<K>> batch;
+        private final List<Completion> completions;
+        private boolean ended;
+
+        private Carried(List<Pending<K>> batch) {
+            this.batch = batch;
+            this.completions = completionsOf(batch);
+        }
+
+        /** Writes the completions in {@code c}'s open transaction. */
+        public void write(Connection c) throws SQLException {
+            writer.write(c, completions);
+        }
+
+        /** The transaction committed; {@code c} is back in auto-commit: keyed jobs are admitted, owners told. */
+        public void committed(Connection c) {
+            end();
+            writer.afterCommit(c, completions);
+            acknowledge(batch);
+        }
+
+        /**
+         * The transaction rolled back (or the completions were never written): they are written
+         * now on {@code c}, in auto-commit, on their own and with the fallback for a refused row;
+         * if that fails too, they go back to the queue for the writer thread and its retries.
+         */
+        public void rolledBack(Connection c) {
+            end();
+            try {
+                BatchCompleter.this.write(c, completions);
+                acknowledge(batch);
+            } catch (Exception e) {
+                log.warn("writing {} job acknowledgements after a claim's transaction failed; the writer retries: {}",
+                        batch.size(), e.toString());
+                requeue(batch);
+            }
+        }
+
+        private void end() {
+            if (ended) {
+                throw new IllegalStateException("carried completions already committed or rolled back");
+            }
+            ended = true;
+            writesInFlight.decrementAndGet();
+        }
+    }
+
+    private void requeue(List<Pending<K>> batch) {
+        queue.addAll(batch);
+        if (exited) {
+            writeRemaining();
         }
     }
 
