@@ -294,8 +294,8 @@ public final class BatchCompleter<K> {
      * Completions taken from the queue and written in someone else's open transaction: on a
      * database with one write lock, the claim's, so a claim and the completions before it take
      * the lock once and commit once (a completion writer beside the claim waits for the lock, then
-     * commits on its own). After {@link #write}, exactly one of {@link #committed} and
-     * {@link #rolledBack} is called.
+     * commits on its own). Exactly one of {@link #committed}, {@link #rolledBack} and
+     * {@link #giveBack} is called.
      */
     public final class Carried {
 
@@ -335,6 +335,12 @@ public final class BatchCompleter<K> {
                         batch.size(), e.toString());
                 requeue(batch);
             }
+        }
+
+        /** The transaction never began: back to the queue, for the writer thread or the next round. */
+        public void giveBack() {
+            end();
+            requeue(batch);
         }
 
         private void end() {

@@ -160,9 +160,11 @@ final class ClaimRound {
      * lock; in one transaction the round takes the lock once and commits (an fsync) once, where a
      * claim and a completion write from separate threads each waited for the lock, each committed,
      * and handed the lock to one another. A SQLite drain of 200,000 jobs: about 12 % faster with
-     * the completions carried, about 12 % more with rounds of up to 800 jobs instead of 200
+     * the completions carried, about 10 % more with rounds of up to 800 jobs instead of 200
      * (docs/benchmarks.md). When the completions cannot be written the claim goes on without them;
-     * when the claim fails they are written on their own.
+     * when the claim fails they are written on their own. A commit that fails counts as a failed
+     * round: its jobs, if they did commit, are rescued when their leases run out, as after a
+     * claim whose answer was lost; its completions are written again, which the guard makes harmless.
      */
     private Claimed claimUnderTheWriteLock(int want) {
         long sentAt = System.nanoTime();
@@ -180,10 +182,12 @@ final class ClaimRound {
         if (completions == null && want <= maxBatch) {
             return claimer.claim(c, queue, notLeaseClaimed, want); // one statement: its own transaction
         }
+        boolean begun = false;
         boolean written = completions == null;
         List<ClaimedJob> jobs;
         try {
-            c.setAutoCommit(false);
+            c.setAutoCommit(false); // BEGIN IMMEDIATE: waits for the write lock up to the busy timeout
+            begun = true;
             if (completions != null) {
                 completions.write(c);
                 written = true;
@@ -194,10 +198,13 @@ final class ClaimRound {
             c.setAutoCommit(true);
         } catch (Exception | Error e) {
             restoreAutoCommit(c, e);
-            if (completions != null) {
+            if (completions != null && begun) {
                 completions.rolledBack(c);
+            } else if (completions != null) {
+                // No lock within the busy timeout: another try now would wait as long again.
+                completions.giveBack();
             }
-            if (!written && e instanceof java.sql.SQLException) {
+            if (begun && !written && e instanceof java.sql.SQLException) {
                 return claimCarrying(c, null, want);
             }
             throw e;
@@ -222,13 +229,21 @@ final class ClaimRound {
         return jobs;
     }
 
-    /** Rolls back and returns {@code c} to auto-commit after {@code failure}; its own failures are added to it. */
+    /**
+     * Rolls back and returns {@code c} to auto-commit after {@code failure}; its own failures are
+     * added to it. Each step on its own: when BEGIN itself failed there is nothing to roll back,
+     * but sqlite-jdbc already counts the connection out of auto-commit.
+     */
     private static void restoreAutoCommit(Connection c, Throwable failure) {
         try {
             if (!c.getAutoCommit()) {
                 c.rollback();
-                c.setAutoCommit(true);
             }
+        } catch (java.sql.SQLException | RuntimeException e) {
+            failure.addSuppressed(e);
+        }
+        try {
+            c.setAutoCommit(true);
         } catch (java.sql.SQLException | RuntimeException e) {
             failure.addSuppressed(e);
         }

@@ -1,6 +1,7 @@
 package dev.skipjack.internal.worker;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.zaxxer.hikari.HikariDataSource;
 import dev.skipjack.DatabaseClock;
 import dev.skipjack.EnqueueOptions;
 import dev.skipjack.JobKind;
@@ -158,6 +159,45 @@ class ClaimRoundUnderOneWriteLockTest extends DatabaseTest {
         claimed(claims.claim(5, false));
         assertThat(completedIds()).containsExactlyInAnyOrderElementsOf(idsOf(first));
         assertThat(acknowledged).containsExactlyInAnyOrderElementsOf(finished);
+    }
+
+    @Test
+    void aRoundThatGetsNoWriteLockGivesItsCompletionsBackWithoutWaitingAgain() throws Exception {
+        List<ClaimedJob> first = claimed(claims.claim(5, false));
+        List<Execution> finished = submitCompleted(first);
+        String url = backend().jdbcUrl();
+        assertThat(url).contains("busy_timeout=10000");
+        try (HikariDataSource impatient = new HikariDataSource(hikari(url.replace("busy_timeout=10000", "busy_timeout=200")));
+             java.sql.Connection holder = dataSource.getConnection()) {
+            SqlStatements sql = Dialect.of(backend().backend()).statements(new TableNames(schema, "skipjack_"),
+                    new DatabaseClock());
+            StatementLog impatientStatements = new StatementLog();
+            ClaimRound waiting = new ClaimRound(impatientStatements.wrap(impatient),
+                    new JobClaimer(sql, "w1", Duration.ofMinutes(5)), "default", 5, Set.of(), false, completer);
+            holder.setAutoCommit(false); // BEGIN IMMEDIATE: the write lock, held until the rollback below
+
+            ClaimRound.Claimed failed = waiting.claim(5, false);
+
+            assertThat(failed.failure()).isInstanceOf(java.sql.SQLException.class);
+            assertThat(failed.jobs()).isEmpty();
+            assertThat(impatientStatements.prepared())
+                    .as("after one busy timeout at BEGIN, neither the completions nor the claim wait for another")
+                    .isEmpty();
+            assertThat(acknowledged).isEmpty();
+            holder.rollback();
+        }
+        List<ClaimedJob> next = claimed(claims.claim(5, false));
+        assertThat(next).hasSize(5);
+        assertThat(completedIds()).as("given back to the queue, then carried by the next round")
+                .containsExactlyInAnyOrderElementsOf(idsOf(first));
+        assertThat(acknowledged).containsExactlyInAnyOrderElementsOf(finished);
+    }
+
+    private static com.zaxxer.hikari.HikariConfig hikari(String url) {
+        com.zaxxer.hikari.HikariConfig config = new com.zaxxer.hikari.HikariConfig();
+        config.setJdbcUrl(url);
+        config.setMaximumPoolSize(2);
+        return config;
     }
 
     @Test
