@@ -54,6 +54,8 @@ final class DashboardRoutes {
     private final RequestGuard guard;
     private final String csrfToken;
     private final boolean readOnly;
+    /** One overview for every page polling this dashboard. */
+    private final SharedOverview overviews = new SharedOverview(this::computeOverview);
 
     DashboardRoutes(ShardedAdmin admin, RequestGuard guard, String csrfToken, boolean readOnly) {
         this.admin = admin;
@@ -99,6 +101,10 @@ final class DashboardRoutes {
     }
 
     private void overview(Context ctx) {
+        ctx.contentType("application/json; charset=utf-8").result(overviews.get());
+    }
+
+    private String computeOverview() {
         Map<String, List<QueueInfo>> perShard = admin.queuesPerShard();
         List<QueueInfo> queues = ShardedAdmin.sumQueues(perShard.values());
         List<ThroughputBucket> buckets = admin.throughput(Duration.ofHours(1), Duration.ofMinutes(1));
@@ -130,7 +136,11 @@ final class DashboardRoutes {
                     .forEach(key -> keyNodes.add(withShard((ObjectNode) key, k.shard())));
         }
         n.put("concurrencyKeysInUse", keys.size());
-        json(ctx, n);
+        try {
+            return JSON.writeValueAsString(n);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     /** A concurrency key and the shard it lives on (a key's limit holds per shard). */
@@ -225,6 +235,7 @@ final class DashboardRoutes {
             return;
         }
         boolean changed = admin.act(action, id);
+        overviews.invalidate();
         ctx.status(changed ? 200 : 409);
         json(ctx, JSON.createObjectNode().put("changed", changed));
     }
@@ -239,6 +250,7 @@ final class DashboardRoutes {
                 return;
             }
         }
+        overviews.invalidate();
         json(ctx, JSON.createObjectNode().put("ok", true));
     }
 
