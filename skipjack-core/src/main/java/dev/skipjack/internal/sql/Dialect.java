@@ -163,6 +163,16 @@ public sealed interface Dialect permits PostgresDialect, MySqlFamilyDialect, Sql
     long insertReturningId(Connection c, SqlStatements sql, String name, Params params) throws SQLException;
 
     /**
+     * Commits the transaction open on {@code c} and puts {@code c} back in auto-commit; when it
+     * throws, the transaction did not commit. By default {@code commit()}, then
+     * {@code setAutoCommit(true)}.
+     */
+    default void commitToAutoCommit(Connection c) throws SQLException {
+        c.commit();
+        c.setAutoCommit(true);
+    }
+
+    /**
      * Runs {@code work} in one short transaction of its own on {@code c}, which is in auto-commit:
      * at the isolation this dialect's short write transactions use (READ COMMITTED on the MySQL
      * family, whose default takes gap locks), rolled back and run again on a transient conflict

@@ -53,21 +53,29 @@ public final class Transactions {
             for (int attempt = 1; ; attempt++) {
                 try {
                     T result = work.run(c);
-                    c.commit();
+                    dialect.commitToAutoCommit(c);
                     return result;
                 } catch (SQLException e) {
                     // Roll back ourselves: MySQL's lock wait timeout rolls back only the statement.
-                    c.rollback();
+                    rollbackIfOpen(c);
                     if (!dialect.isTransientConflict(e) || attempt == CONFLICT_ATTEMPTS) {
                         throw e;
                     }
+                    c.setAutoCommit(false);
                 } catch (RuntimeException | Error e) {
-                    c.rollback();
+                    rollbackIfOpen(c);
                     throw e;
                 }
             }
         } finally {
             c.setAutoCommit(true);
+        }
+    }
+
+    /** Rolls back unless the connection is already back in auto-commit (a commit that switched it failed). */
+    private static void rollbackIfOpen(Connection c) throws SQLException {
+        if (!c.getAutoCommit()) {
+            c.rollback();
         }
     }
 

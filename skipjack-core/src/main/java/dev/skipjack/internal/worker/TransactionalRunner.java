@@ -244,7 +244,7 @@ final class TransactionalRunner {
             try {
                 List<ClaimedJob> jobs = claim.claim(c);
                 if (jobs.isEmpty()) {
-                    c.commit();
+                    sql.dialect().commitToAutoCommit(c);
                     return false;
                 }
                 group = new Group(jobs);
@@ -463,7 +463,7 @@ final class TransactionalRunner {
         try {
             if (!prepared || !committed.get(0).isCompleted()) {
                 // Only the outcomes are kept, or a plain commit: no handler work to prepare, no external call to make.
-                c.commit();
+                sql.dialect().commitToAutoCommit(c);
                 return Ended.committed(committed);
             }
             Exception externalFailure = aloneKind.mode().commit(c, lastJob, sql);
