@@ -101,7 +101,7 @@ final class DashboardRoutes {
     }
 
     private void overview(Context ctx) {
-        ctx.contentType("application/json; charset=utf-8").result(overviews.get());
+        jsonText(ctx, overviews.get());
     }
 
     private String computeOverview() {
@@ -136,11 +136,7 @@ final class DashboardRoutes {
                     .forEach(key -> keyNodes.add(withShard((ObjectNode) key, k.shard())));
         }
         n.put("concurrencyKeysInUse", keys.size());
-        try {
-            return JSON.writeValueAsString(n);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException(e);
-        }
+        return text(n);
     }
 
     /** A concurrency key and the shard it lives on (a key's limit holds per shard). */
@@ -312,8 +308,16 @@ final class DashboardRoutes {
     }
 
     private static void json(Context ctx, JsonNode node) {
+        jsonText(ctx, text(node));
+    }
+
+    private static void jsonText(Context ctx, String json) {
+        ctx.contentType("application/json; charset=utf-8").result(json);
+    }
+
+    private static String text(JsonNode node) {
         try {
-            ctx.contentType("application/json; charset=utf-8").result(JSON.writeValueAsString(node));
+            return JSON.writeValueAsString(node);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         }
