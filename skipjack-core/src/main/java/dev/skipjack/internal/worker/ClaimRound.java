@@ -3,6 +3,8 @@ package dev.skipjack.internal.worker;
 import dev.skipjack.internal.claim.ClaimedJob;
 import dev.skipjack.internal.claim.JobClaimer;
 import dev.skipjack.internal.complete.BatchCompleter;
+import dev.skipjack.internal.sql.Capability;
+import dev.skipjack.internal.sql.Dialect;
 import dev.skipjack.internal.sql.Transactions;
 import dev.skipjack.internal.threads.WorkerThreads;
 
@@ -59,8 +61,8 @@ final class ClaimRound {
     private final int maxBatch;
     /** Kinds the lease claim leaves alone: transactional ones and ones this client only declares. */
     private final Set<String> notLeaseClaimed;
-    /** Whether the database takes writers side by side: the statements of a round go out at once. */
-    private final boolean concurrentWriters;
+    /** The backend: whether a round's statements go out at once, and how its transaction commits. */
+    private final Dialect dialect;
     /**
      * Whose waiting completions a round writes in its own transaction, on a database with one
      * write lock; null on the others.
@@ -74,14 +76,14 @@ final class ClaimRound {
      *                  waiting completions go out in the claims' transactions
      */
     ClaimRound(DataSource dataSource, JobClaimer claimer, String queue, int maxBatch, Set<String> notLeaseClaimed,
-               boolean concurrentWriters, BatchCompleter<Execution> completer) {
+               Dialect dialect, BatchCompleter<Execution> completer) {
         this.dataSource = dataSource;
         this.claimer = claimer;
         this.queue = queue;
         this.maxBatch = maxBatch;
         this.notLeaseClaimed = Set.copyOf(notLeaseClaimed);
-        this.concurrentWriters = concurrentWriters;
-        this.carried = concurrentWriters ? null : completer;
+        this.dialect = dialect;
+        this.carried = dialect.supports(Capability.CONCURRENT_WRITERS) ? null : completer;
     }
 
     /** The most jobs one round claims. */
@@ -98,7 +100,7 @@ final class ClaimRound {
         if (!split) {
             want = Math.min(want, maxBatch);
         }
-        if (!concurrentWriters) {
+        if (carried != null) {
             return claimUnderTheWriteLock(want);
         }
         int parts = split ? statements(want) : 1;
@@ -193,9 +195,7 @@ final class ClaimRound {
                 written = true;
             }
             jobs = claimStatements(c, want);
-            // Commits: commit() would begin the next transaction at once (sqlite-jdbc does), and
-            // with IMMEDIATE transactions take the write lock again only to give it back.
-            c.setAutoCommit(true);
+            dialect.commitToAutoCommit(c);
         } catch (Exception | Error e) {
             restoreAutoCommit(c, e);
             if (completions != null && begun) {

@@ -122,7 +122,7 @@ public final class WorkerRuntime {
         }
         for (QueueSettings q : queues) {
             ClaimRound claims = new ClaimRound(dataSource, claimer, q.name(), q.maxBatch(), notLeaseClaimed,
-                    concurrentWriters, completer);
+                    sql.dialect(), completer);
             TransactionalRunner transactional = claimedInTransaction.isEmpty() ? null
                     : new TransactionalRunner(dataSource, sql, claimer, writer, tracker, translator, executor, kinds,
                     workerId, q.name(), claimedInTransaction, reports);

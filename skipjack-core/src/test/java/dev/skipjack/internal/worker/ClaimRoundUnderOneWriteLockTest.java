@@ -49,6 +49,7 @@ class ClaimRoundUnderOneWriteLockTest extends DatabaseTest {
     private BatchCompleter<Execution> completer;
     private ClaimRound claims;
     private List<Long> ids;
+    private SqlStatements sql;
 
     @Override
     protected TestBackend backend() {
@@ -65,13 +66,12 @@ class ClaimRoundUnderOneWriteLockTest extends DatabaseTest {
         IntStream.range(0, JOBS).forEach(i -> requests.add(JobRequest.of("k", new Args(i),
                 EnqueueOptions.defaults().withPriority((JOBS - i) % 4))));
         ids = client.enqueueAll(requests);
-        SqlStatements sql = Dialect.of(backend().backend()).statements(new TableNames(schema, "skipjack_"),
-                new DatabaseClock());
+        sql = Dialect.of(backend().backend()).statements(new TableNames(schema, "skipjack_"), new DatabaseClock());
         CompletionWriter writer = new CompletionWriter(sql);
         completer = new BatchCompleter<>(dataSource, writer, acknowledged::add,
                 new OutcomeTranslator(new ObjectMapper())::withUnstorableError, "w1", 1);
         claims = new ClaimRound(statements.wrap(dataSource), new JobClaimer(sql, "w1", Duration.ofMinutes(5)), "default", 5, Set.of(),
-                false, completer);
+                sql.dialect(), completer);
     }
 
     @Test
@@ -169,11 +169,9 @@ class ClaimRoundUnderOneWriteLockTest extends DatabaseTest {
         assertThat(url).contains("busy_timeout=10000");
         try (HikariDataSource impatient = new HikariDataSource(hikari(url.replace("busy_timeout=10000", "busy_timeout=200")));
              java.sql.Connection holder = dataSource.getConnection()) {
-            SqlStatements sql = Dialect.of(backend().backend()).statements(new TableNames(schema, "skipjack_"),
-                    new DatabaseClock());
             StatementLog impatientStatements = new StatementLog();
             ClaimRound waiting = new ClaimRound(impatientStatements.wrap(impatient),
-                    new JobClaimer(sql, "w1", Duration.ofMinutes(5)), "default", 5, Set.of(), false, completer);
+                    new JobClaimer(sql, "w1", Duration.ofMinutes(5)), "default", 5, Set.of(), sql.dialect(), completer);
             holder.setAutoCommit(false); // BEGIN IMMEDIATE: the write lock, held until the rollback below
 
             ClaimRound.Claimed failed = waiting.claim(5, false);
