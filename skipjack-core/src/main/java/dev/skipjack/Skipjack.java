@@ -440,7 +440,7 @@ public final class Skipjack implements AutoCloseable {
             try {
                 // A single plain job is one statement (its notification folded in): no BEGIN/COMMIT.
                 boolean oneStatement = context == null && inserter.isOneStatement(rows);
-                List<EnqueueResult> results = Transactions.inTransaction(dataSource, oneStatement,
+                List<EnqueueResult> results = Transactions.inTransaction(dataSource, sql.dialect(), oneStatement,
                         c -> insert(c, rows, context));
                 reportEnqueued(rows.rows(), results);
                 wakeQueues(rows.queues());
@@ -514,7 +514,7 @@ public final class Skipjack implements AutoCloseable {
                 inserter.notifyInserted(c, inserted);
                 return InsertedJobs.concat(parts);
             };
-            results = connection == null ? Transactions.inTransaction(dataSource, false, work)
+            results = connection == null ? Transactions.inTransaction(dataSource, sql.dialect(), false, work)
                     : Transactions.guarded(connection, sql.dialect(), true, work);
         } catch (SQLException e) {
             if (connection == null && sql.dialect().isTransientConflict(e)) {
@@ -629,7 +629,7 @@ public final class Skipjack implements AutoCloseable {
         String context = enqueueContext();
         for (int attempt = 1; ; attempt++) {
             try {
-                WorkflowInserter.Inserted inserted = Transactions.inTransaction(dataSource,
+                WorkflowInserter.Inserted inserted = Transactions.inTransaction(dataSource, sql.dialect(),
                         c -> insert(c, workflow, steps, context));
                 reportEnqueued(steps);
                 wakeQueues(inserted.queuesDueNow());

@@ -122,7 +122,7 @@ public final class CronTicker {
         ZoneId zone = ZoneId.of(d.zone());
         List<Instant> ticks = ticksToEnqueue(d, expression, zone, now);
         Instant next = expression.nextAfter(now, zone).orElse(NEVER);
-        boolean fired = Transactions.inTransaction(dataSource, c -> {
+        boolean fired = Transactions.inTransaction(dataSource, sql.dialect(), c -> {
             try (PreparedStatement ps = c.prepareStatement(sql.get("advance_cron_schedule"))) {
                 sql.dialect().setInstant(ps, 1, next);
                 ps.setString(2, d.name());

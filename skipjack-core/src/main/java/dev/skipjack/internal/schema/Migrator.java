@@ -60,7 +60,7 @@ public final class Migrator {
     public List<Integer> migrate(DataSource dataSource) {
         String lockName = "skipjack-migrate:" + names.schema() + ":" + names.prefix();
         try {
-            return Transactions.inTransaction(dataSource, c -> sql.dialect().underLock(c, sql, lockName, this::migrate));
+            return Transactions.inTransaction(dataSource, sql.dialect(), c -> sql.dialect().underLock(c, sql, lockName, this::migrate));
         } catch (SQLException e) {
             throw new SkipjackException("migration of schema " + names.schema() + " failed: " + e.getMessage(), e);
         }

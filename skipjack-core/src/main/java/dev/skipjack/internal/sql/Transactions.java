@@ -42,82 +42,114 @@ public final class Transactions {
 
     /**
      * Runs {@code work} in a transaction on {@code c} (in auto-commit), retried after a rollback
-     * when {@code dialect} calls the failure a transient conflict; auto-commit restored.
+     * when {@code dialect} calls the failure a transient conflict; auto-commit restored. A BEGIN
+     * that fails (SQLite's write lock not had within the busy timeout) is not retried: another try
+     * would wait as long again.
      */
     static <T> T retryingOnConflict(Dialect dialect, Connection c, Work<T> work) throws SQLException {
         if (!c.getAutoCommit()) {
             throw new IllegalStateException("a short transaction of its own needs a connection in auto-commit");
         }
-        c.setAutoCommit(false);
-        try {
-            for (int attempt = 1; ; attempt++) {
-                try {
-                    T result = work.run(c);
-                    dialect.commitToAutoCommit(c);
-                    return result;
-                } catch (SQLException e) {
-                    // Roll back ourselves: MySQL's lock wait timeout rolls back only the statement.
-                    rollbackIfOpen(c);
-                    if (!dialect.isTransientConflict(e) || attempt == CONFLICT_ATTEMPTS) {
-                        throw e;
-                    }
-                    c.setAutoCommit(false);
-                } catch (RuntimeException | Error e) {
-                    rollbackIfOpen(c);
+        for (int attempt = 1; ; attempt++) {
+            begin(c);
+            try {
+                T result = work.run(c);
+                dialect.commitToAutoCommit(c);
+                return result;
+            } catch (SQLException e) {
+                // Roll back ourselves: MySQL's lock wait timeout rolls back only the statement.
+                rollbackToAutoCommit(c, e);
+                if (!dialect.isTransientConflict(e) || attempt == CONFLICT_ATTEMPTS) {
                     throw e;
                 }
+            } catch (RuntimeException | Error e) {
+                rollbackToAutoCommit(c, e);
+                throw e;
             }
-        } finally {
-            c.setAutoCommit(true);
         }
-    }
-
-    /** Rolls back unless the connection is already back in auto-commit (a commit that switched it failed). */
-    private static void rollbackIfOpen(Connection c) throws SQLException {
-        if (!c.getAutoCommit()) {
-            c.rollback();
-        }
-    }
-
-    public static <T> T inTransaction(DataSource dataSource, Work<T> work) throws SQLException {
-        return inTransaction(dataSource, false, work);
     }
 
     /**
-     * As {@link #inTransaction(DataSource, Work)}, but work of {@code oneStatement} runs without
-     * BEGIN and COMMIT around it when the pool's connection is in auto-commit: the statement is its
-     * own transaction, and the COMMIT's round trip is saved.
+     * Opens a transaction on {@code c}, in auto-commit; when that fails, {@code c} is put back in
+     * auto-commit (sqlite-jdbc counts it out of auto-commit before its BEGIN runs).
      */
-    public static <T> T inTransaction(DataSource dataSource, boolean oneStatement, Work<T> work) throws SQLException {
+    public static void begin(Connection c) throws SQLException {
+        try {
+            c.setAutoCommit(false);
+        } catch (SQLException | RuntimeException e) {
+            rollbackToAutoCommit(c, e);
+            throw e;
+        }
+    }
+
+    /**
+     * Ends the transaction {@code failure} interrupted: rolls it back and puts {@code c} back in
+     * auto-commit, each step on its own, their failures added to {@code failure} (which stays the
+     * one to report: a broken connection fails both, and the pool discards it). No rollback when
+     * {@code c} is already in auto-commit: a commit that switched it on failed, and SQLite rolled
+     * the transaction back itself.
+     */
+    public static void rollbackToAutoCommit(Connection c, Throwable failure) {
+        rollbackTo(c, true, failure);
+    }
+
+    private static void rollbackTo(Connection c, boolean autoCommit, Throwable failure) {
+        try {
+            if (!c.getAutoCommit()) {
+                c.rollback();
+            }
+        } catch (SQLException | RuntimeException e) {
+            failure.addSuppressed(e);
+        }
+        try {
+            c.setAutoCommit(autoCommit);
+        } catch (SQLException | RuntimeException e) {
+            failure.addSuppressed(e);
+        }
+    }
+
+    public static <T> T inTransaction(DataSource dataSource, Dialect dialect, Work<T> work) throws SQLException {
+        return inTransaction(dataSource, dialect, false, work);
+    }
+
+    /**
+     * As {@link #inTransaction(DataSource, Dialect, Work)}, but work of {@code oneStatement} runs
+     * without BEGIN and COMMIT around it when the pool's connection is in auto-commit: the statement
+     * is its own transaction, and the COMMIT's round trip is saved.
+     */
+    public static <T> T inTransaction(DataSource dataSource, Dialect dialect, boolean oneStatement, Work<T> work)
+            throws SQLException {
         try (Connection c = dataSource.getConnection()) {
-            return oneStatement && c.getAutoCommit() ? work.run(c) : inTransaction(c, work);
+            return oneStatement && c.getAutoCommit() ? work.run(c) : inTransaction(c, dialect, work);
         }
     }
 
     /**
      * Runs {@code work} in a transaction of its own on {@code c}, committed at its end and rolled
-     * back on failure, and puts {@code c}'s auto-commit back as it was. The work's failure is the
-     * one thrown, also when the connection is broken and the rollback fails too (added to it as
-     * suppressed).
+     * back on failure, and puts {@code c}'s auto-commit back as it was. From auto-commit the commit
+     * is the dialect's way back to it ({@link Dialect#commitToAutoCommit}: on SQLite a plain
+     * {@code commit()} would begin the next transaction and wait for the write lock again). The
+     * work's failure is the one thrown, also when the connection is broken and the rollback fails
+     * too (added to it as suppressed).
      */
-    private static <T> T inTransaction(Connection c, Work<T> work) throws SQLException {
+    private static <T> T inTransaction(Connection c, Dialect dialect, Work<T> work) throws SQLException {
         boolean autoCommit = c.getAutoCommit();
-        c.setAutoCommit(false);
+        if (autoCommit) {
+            begin(c);
+        }
         T result;
         try {
             result = work.run(c);
-            c.commit();
+            if (autoCommit) {
+                dialect.commitToAutoCommit(c);
+            } else {
+                c.commit();
+            }
         } catch (Throwable t) {
             // Roll back before restoring auto-commit: switching it on would commit the work.
-            try {
-                c.rollback();
-                c.setAutoCommit(autoCommit);
-            } catch (SQLException undo) {
-                t.addSuppressed(undo);
-            }
+            rollbackTo(c, autoCommit, t);
             throw t;
         }
-        c.setAutoCommit(autoCommit);
         return result;
     }
 
@@ -138,7 +170,7 @@ public final class Transactions {
      */
     public static <T> T guarded(Connection c, Dialect dialect, boolean severalWrites, Work<T> work) throws SQLException {
         if (c.getAutoCommit()) {
-            return severalWrites ? inTransaction(c, work) : work.run(c);
+            return severalWrites ? inTransaction(c, dialect, work) : work.run(c);
         }
         if (!severalWrites && !dialect.supports(Capability.FAILED_STATEMENT_ABORTS_TRANSACTION)) {
             return work.run(c);

@@ -188,7 +188,7 @@ final class ClaimRound {
         boolean written = completions == null;
         List<ClaimedJob> jobs;
         try {
-            c.setAutoCommit(false); // BEGIN IMMEDIATE: waits for the write lock up to the busy timeout
+            Transactions.begin(c); // BEGIN IMMEDIATE: waits for the write lock up to the busy timeout
             begun = true;
             if (completions != null) {
                 completions.write(c);
@@ -197,7 +197,9 @@ final class ClaimRound {
             jobs = claimStatements(c, want);
             dialect.commitToAutoCommit(c);
         } catch (Exception | Error e) {
-            restoreAutoCommit(c, e);
+            if (begun) {
+                Transactions.rollbackToAutoCommit(c, e);
+            }
             if (completions != null && begun) {
                 completions.rolledBack(c);
             } else if (completions != null) {
@@ -227,26 +229,6 @@ final class ClaimRound {
             }
         }
         return jobs;
-    }
-
-    /**
-     * Rolls back and returns {@code c} to auto-commit after {@code failure}; its own failures are
-     * added to it. Each step on its own: when BEGIN itself failed there is nothing to roll back,
-     * but sqlite-jdbc already counts the connection out of auto-commit.
-     */
-    private static void restoreAutoCommit(Connection c, Throwable failure) {
-        try {
-            if (!c.getAutoCommit()) {
-                c.rollback();
-            }
-        } catch (java.sql.SQLException | RuntimeException e) {
-            failure.addSuppressed(e);
-        }
-        try {
-            c.setAutoCommit(true);
-        } catch (java.sql.SQLException | RuntimeException e) {
-            failure.addSuppressed(e);
-        }
     }
 
     private ExecutorService helper() {

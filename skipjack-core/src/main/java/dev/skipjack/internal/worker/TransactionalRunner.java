@@ -239,7 +239,7 @@ final class TransactionalRunner {
         List<Completion> lost = List.of();
         boolean conflict = false;
         try (Connection c = dataSource.getConnection()) {
-            c.setAutoCommit(false);
+            Transactions.begin(c);
             Ended ended = null;
             try {
                 List<ClaimedJob> jobs = claim.claim(c);
@@ -252,17 +252,18 @@ final class TransactionalRunner {
                 lost = ended.lost();
             } catch (TransactionConflict e) {
                 // Every claim of the transaction is undone with it: its jobs are available at once, attempts unchanged.
-                rollbackQuietly(c);
+                Transactions.rollbackToAutoCommit(c, e);
                 conflict = true;
                 conflicted(group, e);
                 lost = e.counted;
             } catch (Throwable t) {
-                rollbackQuietly(c);
+                Transactions.rollbackToAutoCommit(c, t);
                 if (group != null) {
                     lost = group.lostToFailure(t);
                 }
             } finally {
-                // Only now: with a transaction still open, setAutoCommit(true) would commit it.
+                // After a commit or a rollback only: with a transaction still open, setAutoCommit(true)
+                // would commit it. A run that gave its group up rolled it back without leaving it.
                 resetQuietly(c);
             }
             if (ended != null && !conflictsInARow.isEmpty()) {
@@ -646,14 +647,6 @@ final class TransactionalRunner {
         }
     }
 
-
-    private static void rollbackQuietly(Connection c) {
-        try {
-            c.rollback();
-        } catch (SQLException ignored) {
-            // The connection is broken; closing it ends the transaction on the server.
-        }
-    }
 
     private static void resetQuietly(Connection c) {
         try {
