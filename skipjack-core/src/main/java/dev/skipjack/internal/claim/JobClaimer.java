@@ -13,6 +13,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 
+import static dev.skipjack.internal.sql.Row.ColumnType.BIGINT;
+import static dev.skipjack.internal.sql.Row.ColumnType.NULLABLE_BIGINT;
+import static dev.skipjack.internal.sql.Row.ColumnType.TEXT;
+
 /**
  * Runs the claim (F-1): claim.sql for lease mode, claim_transactional.sql for F-4. On PostgreSQL
  * that is one statement; where UPDATE cannot return rows the dialect locks the rows with SKIP
@@ -20,6 +24,14 @@ import java.util.Set;
  * {@link dev.skipjack.internal.sql.Dialect#updateReturning}).
  */
 public final class JobClaimer {
+
+    /**
+     * What every claim statement returns (claim.sql, claim_transactional.sql, claim_job.sql on
+     * each backend): id, queue, kind, args, priority, attempt, max_attempts, created_at and run_at
+     * in epoch microseconds, workflow_id, workflow_step, concurrency_key, trace_context.
+     */
+    private static final Row.Columns CLAIMED = Row.columns(BIGINT, TEXT, TEXT, TEXT, BIGINT, BIGINT, BIGINT, BIGINT,
+            BIGINT, NULLABLE_BIGINT, TEXT, TEXT, TEXT);
 
     private final SqlStatements sql;
     private final String workerId;
@@ -56,7 +68,7 @@ public final class JobClaimer {
      */
     public List<ClaimedJob> claimJob(Connection c, long id) throws SQLException {
         return read(sql.dialect().updateReturning(c, sql, "claim_job", "claim_apply", Params.of().bigint(id),
-                Params.of().text(workerId).bigint(leaseMillis)));
+                Params.of().text(workerId).bigint(leaseMillis), CLAIMED));
     }
 
     private static Instant instantOfMicros(long micros) {
@@ -67,7 +79,7 @@ public final class JobClaimer {
             throws SQLException {
         List<Row> rows = sql.dialect().updateReturning(c, sql, statement, "claim_apply",
                 Params.of().text(queue).list(ListType.TEXT, kinds).integer(limit),
-                Params.of().text(workerId).bigint(leaseMillis));
+                Params.of().text(workerId).bigint(leaseMillis), CLAIMED);
         return inClaimOrder(read(rows));
     }
 

@@ -143,8 +143,17 @@ public sealed interface Dialect permits PostgresDialect, MySqlFamilyDialect, Sql
     }
 
     /** As {@link #updateReturning(Connection, SqlStatements, String, Params, Params)}, with the change applied by {@code apply}. */
-    List<Row> updateReturning(Connection c, SqlStatements sql, String name, String apply, Params choose, Params set)
-            throws SQLException;
+    default List<Row> updateReturning(Connection c, SqlStatements sql, String name, String apply, Params choose,
+                                      Params set) throws SQLException {
+        return updateReturning(c, sql, name, apply, choose, set, null);
+    }
+
+    /**
+     * As {@link #updateReturning(Connection, SqlStatements, String, String, Params, Params)}, its
+     * rows read as {@code columns} declares them, or as the driver describes them when null.
+     */
+    List<Row> updateReturning(Connection c, SqlStatements sql, String name, String apply, Params choose, Params set,
+                              Row.Columns columns) throws SQLException;
 
     /**
      * Runs {@code name}, an insert of one row that a unique index may refuse, and returns the new

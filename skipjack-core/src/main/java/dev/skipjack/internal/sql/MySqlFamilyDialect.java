@@ -250,11 +250,11 @@ public final class MySqlFamilyDialect implements Dialect {
      * claimer, and a deadlock or lock wait timeout is rolled back here and retried.
      */
     @Override
-    public List<Row> updateReturning(Connection c, SqlStatements sql, String name, String apply, Params choose, Params set)
-            throws SQLException {
+    public List<Row> updateReturning(Connection c, SqlStatements sql, String name, String apply, Params choose, Params set,
+                                     Row.Columns columns) throws SQLException {
         if (!c.getAutoCommit()) {
             readCommitted(c);
-            return lockReadApply(c, sql, name, apply, choose, set);
+            return lockReadApply(c, sql, name, apply, choose, set, columns);
         }
         int isolation = c.getTransactionIsolation();
         readCommitted(c);
@@ -262,7 +262,7 @@ public final class MySqlFamilyDialect implements Dialect {
         try {
             for (int attempt = 1; ; attempt++) {
                 try {
-                    List<Row> rows = lockReadApply(c, sql, name, apply, choose, set);
+                    List<Row> rows = lockReadApply(c, sql, name, apply, choose, set, columns);
                     c.commit();
                     return rows;
                 } catch (SQLException e) {
@@ -279,12 +279,12 @@ public final class MySqlFamilyDialect implements Dialect {
         }
     }
 
-    private List<Row> lockReadApply(Connection c, SqlStatements sql, String name, String apply, Params choose, Params set)
-            throws SQLException {
+    private List<Row> lockReadApply(Connection c, SqlStatements sql, String name, String apply, Params choose, Params set,
+                                    Row.Columns columns) throws SQLException {
         List<Row> rows;
         try (PreparedStatement ps = c.prepareStatement(sql.get(name))) {
             choose.bind(ps, 1, this);
-            rows = PostgresDialect.rows(ps);
+            rows = PostgresDialect.rows(ps, columns);
         }
         if (rows.isEmpty()) {
             return rows;

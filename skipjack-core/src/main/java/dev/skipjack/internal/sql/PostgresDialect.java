@@ -166,9 +166,9 @@ public final class PostgresDialect implements Dialect {
 
     /** One statement: {@code UPDATE ... RETURNING} (or DELETE) with the choosing parameters first. */
     @Override
-    public List<Row> updateReturning(Connection c, SqlStatements sql, String name, String apply, Params choose, Params set)
-            throws SQLException {
-        return updateReturningInOneStatement(this, c, sql, name, choose, set, Row::all);
+    public List<Row> updateReturning(Connection c, SqlStatements sql, String name, String apply, Params choose, Params set,
+                                     Row.Columns columns) throws SQLException {
+        return updateReturningInOneStatement(this, c, sql, name, choose, set, columns == null ? Row::all : columns::copy);
     }
 
     /** How a dialect copies the rows of a result: the getters its driver reads fastest. */
@@ -299,9 +299,9 @@ public final class PostgresDialect implements Dialect {
                 + " transaction-mode pooler cannot keep a session listening.";
     }
 
-    static List<Row> rows(PreparedStatement ps) throws SQLException {
+    static List<Row> rows(PreparedStatement ps, Row.Columns columns) throws SQLException {
         try (ResultSet rs = ps.executeQuery()) {
-            return Row.all(rs);
+            return columns == null ? Row.all(rs) : columns.copy(rs);
         }
     }
 

@@ -49,6 +49,50 @@ public final class Row {
         return copy(rs, kinds);
     }
 
+    /** A column's type, as the statement that returns it promises. */
+    public enum ColumnType {
+        /** An integer of any size, never null. */
+        BIGINT(AS_LONG_NOT_NULL),
+        /** An integer of any size, or null. */
+        NULLABLE_BIGINT(AS_LONG),
+        /** Text, or null. */
+        TEXT(AS_STRING);
+
+        private final int reader;
+
+        ColumnType(int reader) {
+            this.reader = reader;
+        }
+    }
+
+    /**
+     * The types of a result's columns, in order, declared by the code that wrote its statement:
+     * each column is read with one typed getter and no metadata. On SQLite a value read by its
+     * stored type costs the driver two native calls ({@link #allByStoredType}), a typed one call:
+     * the claim's 13 columns, read for every claimed job on the fetcher thread, were 14 % of that
+     * thread's time in a 200,000-job drain.
+     */
+    public static final class Columns {
+        private final int[] kinds;
+
+        private Columns(int[] kinds) {
+            this.kinds = kinds;
+        }
+
+        /** Every row of {@code rs}, whose columns must be these. */
+        List<Row> copy(ResultSet rs) throws SQLException {
+            return Row.copy(rs, kinds);
+        }
+    }
+
+    public static Columns columns(ColumnType... types) {
+        int[] kinds = new int[types.length];
+        for (int i = 0; i < types.length; i++) {
+            kinds[i] = types[i].reader;
+        }
+        return new Columns(kinds);
+    }
+
     /** Every row of {@code rs}, column {@code i} read by {@code kinds[i]}. */
     private static List<Row> copy(ResultSet rs, int[] kinds) throws SQLException {
         List<Row> rows = new ArrayList<>();
@@ -66,6 +110,8 @@ public final class Row {
     /** Every integer type, as SQLite's INTEGER holds 64 bits whatever its driver reports. */
     private static final int AS_LONG = 1;
     private static final int AS_STRING = 2;
+    /** An integer the statement never returns null for: no second call to ask whether it was. */
+    private static final int AS_LONG_NOT_NULL = 3;
 
     private static int readerOf(int sqlType) {
         switch (sqlType) {
@@ -91,6 +137,8 @@ public final class Row {
             }
             case AS_STRING:
                 return rs.getString(column);
+            case AS_LONG_NOT_NULL:
+                return rs.getLong(column);
             default:
                 return rs.getObject(column);
         }
