@@ -3,6 +3,7 @@ package dev.skipjack.support;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -15,11 +16,17 @@ import javax.sql.DataSource;
 public final class StatementLog {
 
     private final List<String> prepared = new CopyOnWriteArrayList<>();
+    private final List<String> executed = new CopyOnWriteArrayList<>();
     private final AtomicInteger commits = new AtomicInteger();
 
     /** The SQL of every statement prepared through a wrapped connection, in order. */
     public List<String> prepared() {
         return prepared;
+    }
+
+    /** The SQL of every prepared statement executed through a wrapped connection, once per execution, in order. */
+    public List<String> executed() {
+        return executed;
     }
 
     /** Explicit commits through a wrapped connection (a statement in auto-commit is not one). */
@@ -30,6 +37,7 @@ public final class StatementLog {
     /** Forgets what was recorded so far. */
     public void clear() {
         prepared.clear();
+        executed.clear();
         commits.set(0);
     }
 
@@ -38,8 +46,19 @@ public final class StatementLog {
                 new Class<?>[] {Connection.class}, (proxy, method, args) -> {
                     if (method.getName().equals("prepareStatement") && args != null && args.length > 0) {
                         prepared.add((String) args[0]);
+                        return wrap((PreparedStatement) forward(method, target, args), (String) args[0]);
                     } else if (method.getName().equals("commit")) {
                         commits.incrementAndGet();
+                    }
+                    return forward(method, target, args);
+                });
+    }
+
+    private PreparedStatement wrap(PreparedStatement target, String sql) {
+        return (PreparedStatement) Proxy.newProxyInstance(StatementLog.class.getClassLoader(),
+                new Class<?>[] {PreparedStatement.class}, (proxy, method, args) -> {
+                    if (method.getName().startsWith("execute") && method.getParameterCount() == 0) {
+                        executed.add(sql);
                     }
                     return forward(method, target, args);
                 });

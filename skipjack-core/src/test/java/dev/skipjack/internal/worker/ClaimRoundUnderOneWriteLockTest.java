@@ -58,6 +58,11 @@ class ClaimRoundUnderOneWriteLockTest extends DatabaseTest {
 
     private final StatementLog statements = new StatementLog();
 
+    @org.junit.jupiter.api.AfterEach
+    void closeTheRound() {
+        claims.close();
+    }
+
     @BeforeEach
     void jobsAndAClaimRound() {
         Skipjack client = client(builder().kind(JobKind.of("k", Args.class)));
@@ -99,9 +104,31 @@ class ClaimRoundUnderOneWriteLockTest extends DatabaseTest {
 
         assertThat(claimed(round)).extracting(ClaimedJob::id).containsExactlyElementsOf(claimOrder.subList(0, 12));
         assertThat(round.full()).isTrue();
-        assertThat(statements.prepared()).as("statements of 5, 5 and 2 jobs").hasSize(3)
+        assertThat(statements.executed()).as("statements of 5, 5 and 2 jobs").hasSize(3)
                 .allSatisfy(sql -> assertThat(sql).startsWith("-- Claims up to N available jobs"));
         assertThat(stateCount("running")).isEqualTo(12);
+    }
+
+    @Test
+    void busyRoundsKeepOneConnectionAndTheirStatementsUntilARoundComesBackShort() {
+        statements.clear();
+        List<ClaimedJob> first = claimed(claims.claim(5, false));
+        submitCompleted(first);
+        List<ClaimedJob> second = claimed(claims.claim(5, false));
+        submitCompleted(second);
+        claimed(claims.claim(5, false));
+
+        assertThat(statements.executed()).as("three claims, two completion writes").hasSize(5);
+        assertThat(statements.prepared()).as("each statement prepared once").hasSize(2);
+        assertThat(dataSource.getHikariPoolMXBean().getActiveConnections()).as("kept between full rounds").isEqualTo(1);
+        assertThat(completedIds()).containsExactlyInAnyOrderElementsOf(
+                java.util.stream.Stream.concat(idsOf(first).stream(), idsOf(second).stream()).toList());
+
+        ClaimRound.Claimed last = claims.claim(10, true);
+
+        assertThat(claimed(last)).as("the last five jobs").hasSize(5);
+        assertThat(last.full()).isFalse();
+        assertThat(dataSource.getHikariPoolMXBean().getActiveConnections()).as("handed back after a short round").isZero();
     }
 
     @Test
@@ -205,6 +232,27 @@ class ClaimRoundUnderOneWriteLockTest extends DatabaseTest {
         completer.start();
         try {
             await("the writer thread to write them", Duration.ofSeconds(10), () -> acknowledged.size() == 5);
+        } finally {
+            completer.stop(Duration.ofSeconds(5));
+        }
+        assertThat(completedIds()).containsExactlyInAnyOrderElementsOf(idsOf(first));
+        assertThat(acknowledged).containsExactlyInAnyOrderElementsOf(finished);
+    }
+
+    @Test
+    void whileARoundRunsTheWriterThreadLeavesTheQueueToIt() throws Exception {
+        List<ClaimedJob> first = claimed(claims.claim(5, false));
+        assertThat(completer.take()).as("a round begins; nothing queued yet").isNull();
+        List<Execution> finished = submitCompleted(first);
+        completer.start();
+        try {
+            Thread.sleep(300); // the writer polls within milliseconds when it does not wait for the round
+            assertThat(completedIds()).as("left to the running round").isEmpty();
+
+            completer.roundEnded();
+
+            await("the writer thread to write them once no round runs", Duration.ofSeconds(10),
+                    () -> acknowledged.size() == 5);
         } finally {
             completer.stop(Duration.ofSeconds(5));
         }
