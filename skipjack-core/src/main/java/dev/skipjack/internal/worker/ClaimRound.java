@@ -5,12 +5,10 @@ import dev.skipjack.internal.claim.JobClaimer;
 import dev.skipjack.internal.complete.BatchCompleter;
 import dev.skipjack.internal.sql.Capability;
 import dev.skipjack.internal.sql.Dialect;
-import dev.skipjack.internal.sql.HeldConnection;
 import dev.skipjack.internal.sql.Transactions;
 import dev.skipjack.internal.threads.WorkerThreads;
 
 import java.sql.Connection;
-import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -70,14 +68,6 @@ final class ClaimRound {
      * write lock; null on the others.
      */
     private final BatchCompleter<Execution> carried;
-    /**
-     * How long busy rounds may keep one connection (on a database with one write lock): its
-     * statements are prepared once per second instead of once per round, and the pool still sees
-     * it every second. A round that comes back short hands it back at once.
-     */
-    static final long MAX_HOLD_NANOS = 1_000_000_000L;
-    /** The connection busy rounds keep, with their statements; null between runs of full rounds. */
-    private HeldConnection held;
     /** Sends the second and later claim statements of a round; created on first use. */
     private ExecutorService helper;
 
@@ -147,7 +137,6 @@ final class ClaimRound {
     }
 
     void close() {
-        release(null);
         if (helper != null) {
             helper.shutdown();
         }
@@ -181,41 +170,14 @@ final class ClaimRound {
      */
     private Claimed claimUnderTheWriteLock(int want) {
         long sentAt = System.nanoTime();
-        try {
-            if (held == null) {
-                held = HeldConnection.take(dataSource);
-            }
+        try (Connection c = Transactions.autoCommit(dataSource)) {
             BatchCompleter<Execution>.Carried completions = carried.take();
-            List<ClaimedJob> jobs = claimCarrying(held.connection(), completions, want);
-            if (jobs.size() < want || held.heldFor() > MAX_HOLD_NANOS) {
-                release(null);
-            }
-            return new Claimed(jobs, null, sentAt, want);
+            return new Claimed(claimCarrying(c, completions, want), null, sentAt, want);
         } catch (Exception e) {
-            // Rolled back: the round claimed nothing. A fresh connection for the next round.
-            release(e);
+            // Rolled back: the round claimed nothing.
             return new Claimed(List.of(), e, sentAt, want);
         } finally {
             carried.roundEnded();
-        }
-    }
-
-    /**
-     * Hands the held connection back to the pool. A failure to close it is added to the round's
-     * {@code failure}, if any, else dropped: the pool discards a connection it cannot use.
-     */
-    private void release(Exception failure) {
-        if (held == null) {
-            return;
-        }
-        try {
-            held.close();
-        } catch (SQLException e) {
-            if (failure != null) {
-                failure.addSuppressed(e);
-            }
-        } finally {
-            held = null;
         }
     }
 

@@ -110,28 +110,6 @@ class ClaimRoundUnderOneWriteLockTest extends DatabaseTest {
     }
 
     @Test
-    void busyRoundsKeepOneConnectionAndTheirStatementsUntilARoundComesBackShort() {
-        statements.clear();
-        List<ClaimedJob> first = claimed(claims.claim(5, false));
-        submitCompleted(first);
-        List<ClaimedJob> second = claimed(claims.claim(5, false));
-        submitCompleted(second);
-        claimed(claims.claim(5, false));
-
-        assertThat(statements.executed()).as("three claims, two completion writes").hasSize(5);
-        assertThat(statements.prepared()).as("each statement prepared once").hasSize(2);
-        assertThat(dataSource.getHikariPoolMXBean().getActiveConnections()).as("kept between full rounds").isEqualTo(1);
-        assertThat(completedIds()).containsExactlyInAnyOrderElementsOf(
-                java.util.stream.Stream.concat(idsOf(first).stream(), idsOf(second).stream()).toList());
-
-        ClaimRound.Claimed last = claims.claim(10, true);
-
-        assertThat(claimed(last)).as("the last five jobs").hasSize(5);
-        assertThat(last.full()).isFalse();
-        assertThat(dataSource.getHikariPoolMXBean().getActiveConnections()).as("handed back after a short round").isZero();
-    }
-
-    @Test
     void aRoundIsOneTransaction() {
         List<Long> claimOrder = idsInClaimOrder();
         List<ClaimedJob> first = claimed(claims.claim(5, false));
