@@ -47,10 +47,11 @@ public final class BatchCompleter<K> {
     private static final Duration MAX_RETRY_BACKOFF = Duration.ofSeconds(5);
     /**
      * While a claim round that {@linkplain #take() takes} the queue runs, and for this long after
-     * one ended, the writer thread leaves the queue to the rounds. On SQLite a writer beside the rounds only waits for the one write lock
-     * (in the busy handler's sleeps, while the rounds keep it), then commits a batch of its own:
-     * in a 200,000-job drain it slept 4.5 s of 5.8 s, and the fetcher slept behind it when it got
-     * the lock. When rounds stop (the queue is drained, the worker is full) it writes after this.
+     * one ended, the writer thread leaves the queue to the rounds. On SQLite a writer beside the
+     * rounds only waits for the one write lock (in the busy handler's sleeps, while the rounds
+     * keep it), then commits a batch of its own: in a 200,000-job drain it slept 4.5 s of 5.8 s,
+     * and the fetcher slept behind it when it got the lock. When rounds stop (the queue is
+     * drained, the worker is full) it writes after this.
      */
     static final long CARRIED_GRACE_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
 
@@ -70,8 +71,11 @@ public final class BatchCompleter<K> {
     private volatile long giveUpAtNanos = Long.MAX_VALUE;
     /** Set by the last writer thread as it exits; later submissions are written by the submitter. */
     private volatile boolean exited;
-    /** Whether a claim round that takes the queue is running: between {@link #take()} and {@link #roundEnded()}. */
-    private volatile boolean roundRunning;
+    /**
+     * Claim rounds that take the queue running now, between {@link #take()} and
+     * {@link #roundEnded()}: one completer serves every queue's rounds.
+     */
+    private final java.util.concurrent.atomic.AtomicInteger roundsRunning = new java.util.concurrent.atomic.AtomicInteger();
     /** When the last such round ended; long ago before any did. */
     private volatile long roundEndedNanos = System.nanoTime() - 2 * CARRIED_GRACE_NANOS;
 
@@ -188,12 +192,17 @@ public final class BatchCompleter<K> {
                     if (stopping && queue.isEmpty()) {
                         return;
                     }
-                    if (!stopping && (roundRunning || System.nanoTime() - roundEndedNanos < CARRIED_GRACE_NANOS)) {
+                    if (leftToRounds()) {
                         TimeUnit.NANOSECONDS.sleep(CARRIED_GRACE_NANOS);
                         continue;
                     }
                     Pending<K> first = stopping ? queue.poll() : queue.poll(1, TimeUnit.SECONDS);
                     if (first == null) {
+                        continue;
+                    }
+                    if (leftToRounds()) {
+                        // A round began while this thread waited: the next round takes it.
+                        queue.add(first);
                         continue;
                     }
                     batch.add(first);
@@ -295,7 +304,7 @@ public final class BatchCompleter<K> {
      * ({@link Carried}); null when nothing is queued.
      */
     public Carried take() {
-        roundRunning = true;
+        roundsRunning.incrementAndGet();
         List<Pending<K>> batch = new ArrayList<>();
         queue.drainTo(batch, MAX_BATCH);
         if (batch.isEmpty()) {
@@ -310,7 +319,12 @@ public final class BatchCompleter<K> {
     /** The claim round that called {@link #take()} is over, whatever became of it. */
     public void roundEnded() {
         roundEndedNanos = System.nanoTime();
-        roundRunning = false;
+        roundsRunning.decrementAndGet();
+    }
+
+    /** Whether the writer thread leaves the queue to the claim rounds now (not while stopping). */
+    private boolean leftToRounds() {
+        return !stopping && (roundsRunning.get() > 0 || System.nanoTime() - roundEndedNanos < CARRIED_GRACE_NANOS);
     }
 
     /**

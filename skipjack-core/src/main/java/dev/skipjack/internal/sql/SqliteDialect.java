@@ -6,6 +6,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.sql.Types;
 import java.time.Instant;
 import java.util.Collection;
@@ -137,13 +138,28 @@ public final class SqliteDialect implements Dialect {
      * transaction at once, and with IMMEDIATE transactions (checked at build) that takes the write
      * lock again, waiting behind every other writer, only for the {@code setAutoCommit(true)} after
      * it to hand the lock back. sqlite-jdbc counts the connection in auto-commit before its COMMIT
-     * runs; in WAL mode (checked at build) no reader can hold a COMMIT back, and SQLite rolls back
-     * a transaction whose COMMIT fails on an I/O error.
+     * runs; in WAL mode (checked at build) no reader can hold a COMMIT back. A COMMIT that fails
+     * (a full disk, an I/O error) may or may not have rolled the transaction back, SQLite's
+     * documentation says, and asks for a ROLLBACK all the same: sent here, since the connection
+     * already counts as in auto-commit and nobody else would end the transaction, which would keep
+     * the database's only write lock.
      */
     @Override
     public void commitToAutoCommit(Connection c) throws SQLException {
-        c.setAutoCommit(true);
+        try {
+            c.setAutoCommit(true);
+        } catch (SQLException e) {
+            try (Statement rollback = c.createStatement()) {
+                rollback.execute(ROLLBACK);
+            } catch (SQLException alreadyEnded) {
+                e.addSuppressed(alreadyEnded);
+            }
+            throw e;
+        }
     }
+
+    /** Ends a transaction sqlite-jdbc counts as ended ({@code Connection.rollback()} would begin the next). */
+    private static final String ROLLBACK = "ROLLBACK";
 
     /**
      * 128: SQLite has no cache of subtransaction ids to overflow, and every transactional group

@@ -50,8 +50,16 @@ public final class Transactions {
         if (!c.getAutoCommit()) {
             throw new IllegalStateException("a short transaction of its own needs a connection in auto-commit");
         }
+        SQLException conflict = null;
         for (int attempt = 1; ; attempt++) {
-            begin(c);
+            try {
+                begin(c);
+            } catch (SQLException | RuntimeException e) {
+                if (conflict != null) {
+                    e.addSuppressed(conflict); // the conflict this attempt was retrying
+                }
+                throw e;
+            }
             try {
                 T result = work.run(c);
                 dialect.commitToAutoCommit(c);
@@ -62,6 +70,7 @@ public final class Transactions {
                 if (!dialect.isTransientConflict(e) || attempt == CONFLICT_ATTEMPTS) {
                     throw e;
                 }
+                conflict = e;
             } catch (RuntimeException | Error e) {
                 rollbackToAutoCommit(c, e);
                 throw e;
@@ -70,24 +79,32 @@ public final class Transactions {
     }
 
     /**
-     * Opens a transaction on {@code c}, in auto-commit; when that fails, {@code c} is put back in
-     * auto-commit (sqlite-jdbc counts it out of auto-commit before its BEGIN runs).
+     * Takes {@code c} out of auto-commit, which opens a transaction (on SQLite a {@code BEGIN
+     * IMMEDIATE} that waits for the write lock); nothing happens on a connection already out of
+     * it. When that fails, {@code c} is switched back to auto-commit, its failure added to the one
+     * thrown: sqlite-jdbc counts the connection out of auto-commit before its BEGIN runs, and
+     * there is no transaction to roll back.
      */
     public static void begin(Connection c) throws SQLException {
         try {
             c.setAutoCommit(false);
         } catch (SQLException | RuntimeException e) {
-            rollbackToAutoCommit(c, e);
+            try {
+                c.setAutoCommit(true);
+            } catch (SQLException | RuntimeException undo) {
+                e.addSuppressed(undo);
+            }
             throw e;
         }
     }
 
     /**
-     * Ends the transaction {@code failure} interrupted: rolls it back and puts {@code c} back in
-     * auto-commit, each step on its own, their failures added to {@code failure} (which stays the
-     * one to report: a broken connection fails both, and the pool discards it). No rollback when
-     * {@code c} is already in auto-commit: a commit that switched it on failed, and SQLite rolled
-     * the transaction back itself.
+     * Ends the transaction {@code failure} interrupted: rolls it back, then puts {@code c} back in
+     * auto-commit; a failure of either is added to {@code failure}, which stays the one to report.
+     * No rollback when {@code c} is already in auto-commit (a commit that switched it on failed:
+     * the dialect's {@link Dialect#commitToAutoCommit} ended the transaction). When the rollback
+     * fails, auto-commit stays off: switching it on would commit what the rollback did not undo,
+     * and the pool rolls back or discards a connection it gets back in a transaction.
      */
     public static void rollbackToAutoCommit(Connection c, Throwable failure) {
         rollbackTo(c, true, failure);
@@ -100,6 +117,7 @@ public final class Transactions {
             }
         } catch (SQLException | RuntimeException e) {
             failure.addSuppressed(e);
+            return;
         }
         try {
             c.setAutoCommit(autoCommit);

@@ -263,7 +263,8 @@ final class TransactionalRunner {
                 }
             } finally {
                 // After a commit or a rollback only: with a transaction still open, setAutoCommit(true)
-                // would commit it. A run that gave its group up rolled it back without leaving it.
+                // would commit it. A run that gave its group up (Ended.lost) rolled back but is still
+                // out of auto-commit.
                 resetQuietly(c);
             }
             if (ended != null && !conflictsInARow.isEmpty()) {

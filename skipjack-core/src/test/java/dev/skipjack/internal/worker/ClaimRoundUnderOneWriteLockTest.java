@@ -60,7 +60,9 @@ class ClaimRoundUnderOneWriteLockTest extends DatabaseTest {
 
     @org.junit.jupiter.api.AfterEach
     void closeTheRound() {
-        claims.close();
+        if (claims != null) {
+            claims.close();
+        }
     }
 
     @BeforeEach
@@ -236,6 +238,29 @@ class ClaimRoundUnderOneWriteLockTest extends DatabaseTest {
         }
         assertThat(completedIds()).containsExactlyInAnyOrderElementsOf(idsOf(first));
         assertThat(acknowledged).containsExactlyInAnyOrderElementsOf(finished);
+    }
+
+    @Test
+    void theWriterThreadWaitsUntilEveryQueuesRoundHasEnded() throws Exception {
+        List<ClaimedJob> first = claimed(claims.claim(5, false));
+        // One completer serves the rounds of every queue: two rounds begin, one ends.
+        assertThat(completer.take()).isNull();
+        assertThat(completer.take()).isNull();
+        completer.roundEnded();
+        submitCompleted(first);
+        completer.start();
+        try {
+            Thread.sleep(300); // the writer polls within milliseconds when it does not wait for the rounds
+            assertThat(completedIds()).as("left to the round still running").isEmpty();
+
+            completer.roundEnded();
+
+            await("the writer thread to write them once no round runs", Duration.ofSeconds(10),
+                    () -> acknowledged.size() == 5);
+        } finally {
+            completer.stop(Duration.ofSeconds(5));
+        }
+        assertThat(completedIds()).containsExactlyInAnyOrderElementsOf(idsOf(first));
     }
 
     private static List<ClaimedJob> claimed(ClaimRound.Claimed round) {
