@@ -223,21 +223,8 @@ class ClaimRoundUnderOneWriteLockTest extends DatabaseTest {
     void whileARoundRunsTheWriterThreadLeavesTheQueueToIt() throws Exception {
         List<ClaimedJob> first = claimed(claims.claim(5, false));
         assertThat(completer.take()).as("a round begins; nothing queued yet").isNull();
-        List<Execution> finished = submitCompleted(first);
-        completer.start();
-        try {
-            Thread.sleep(300); // the writer polls within milliseconds when it does not wait for the round
-            assertThat(completedIds()).as("left to the running round").isEmpty();
 
-            completer.roundEnded();
-
-            await("the writer thread to write them once no round runs", Duration.ofSeconds(10),
-                    () -> acknowledged.size() == 5);
-        } finally {
-            completer.stop(Duration.ofSeconds(5));
-        }
-        assertThat(completedIds()).containsExactlyInAnyOrderElementsOf(idsOf(first));
-        assertThat(acknowledged).containsExactlyInAnyOrderElementsOf(finished);
+        assertLeftToTheRoundsUntilTheLastEnds(first);
     }
 
     @Test
@@ -247,7 +234,16 @@ class ClaimRoundUnderOneWriteLockTest extends DatabaseTest {
         assertThat(completer.take()).isNull();
         assertThat(completer.take()).isNull();
         completer.roundEnded();
-        submitCompleted(first);
+
+        assertLeftToTheRoundsUntilTheLastEnds(first);
+    }
+
+    /**
+     * With one claim round still running: {@code jobs}' completions, submitted with the writer
+     * thread started, stay unwritten; once that round ends, the writer thread writes them.
+     */
+    private void assertLeftToTheRoundsUntilTheLastEnds(List<ClaimedJob> jobs) throws Exception {
+        List<Execution> finished = submitCompleted(jobs);
         completer.start();
         try {
             Thread.sleep(300); // the writer polls within milliseconds when it does not wait for the rounds
@@ -256,11 +252,12 @@ class ClaimRoundUnderOneWriteLockTest extends DatabaseTest {
             completer.roundEnded();
 
             await("the writer thread to write them once no round runs", Duration.ofSeconds(10),
-                    () -> acknowledged.size() == 5);
+                    () -> acknowledged.size() == jobs.size());
         } finally {
             completer.stop(Duration.ofSeconds(5));
         }
-        assertThat(completedIds()).containsExactlyInAnyOrderElementsOf(idsOf(first));
+        assertThat(completedIds()).containsExactlyInAnyOrderElementsOf(idsOf(jobs));
+        assertThat(acknowledged).containsExactlyInAnyOrderElementsOf(finished);
     }
 
     private static List<ClaimedJob> claimed(ClaimRound.Claimed round) {
