@@ -1,22 +1,29 @@
 package dev.skipjack;
 
+import dev.skipjack.internal.sql.Dialect;
+import dev.skipjack.internal.sql.Transactions;
 import dev.skipjack.support.DatabaseTest;
 import dev.skipjack.support.StatementLog;
 import dev.skipjack.support.TestBackend;
 import org.junit.jupiter.api.Test;
 
 import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * On SQLite a transaction Skipjack opens on a connection in auto-commit ends by switching
  * auto-commit back on, never through {@code Connection.commit()}: sqlite-jdbc's commit begins the
  * next transaction at once, and with IMMEDIATE transactions (which Skipjack requires) that takes
  * the database's one write lock a second time, queued behind every other writer of the process,
- * for an empty transaction. The statements' commits are counted on the real connections; what was
- * written must be in the database all the same.
+ * for an empty transaction. A transaction that fails ends the same way, without {@code
+ * Connection.rollback()}, which begins the next transaction too. The statements' commits and
+ * rollbacks are counted on the real connections; what was written must be in the database all the
+ * same, and what was rolled back must not.
  */
 class SqliteOwnTransactionEndsOnceTest extends DatabaseTest {
 
@@ -61,5 +68,51 @@ class SqliteOwnTransactionEndsOnceTest extends DatabaseTest {
 
         assertThat(log.commits()).isZero();
         assertThat(queryLong("SELECT count(*) FROM " + jobsTable())).isEqualTo(2);
+    }
+
+    @Test
+    void aFailedTransactionRollsBackWithoutASecondTransaction() {
+        logged(); // the schema
+        log.clear();
+        Dialect sqlite = Dialect.of(Backend.SQLITE);
+        SQLException refused = new SQLException("refused by the work");
+
+        assertThatThrownBy(() -> Transactions.inTransaction(log.wrap(dataSource), sqlite, c -> {
+            try (Statement s = c.createStatement()) {
+                s.executeUpdate("INSERT INTO " + table("skipjack_leader") + " (name, holder, lease_until) VALUES ('r', 'h', 0)");
+            }
+            throw refused;
+        })).isSameAs(refused);
+
+        assertThat(refused.getSuppressed()).as("the rollback did not fail").isEmpty();
+        assertThat(log.rollbacks()).isZero();
+        assertThat(log.commits()).isZero();
+        assertThat(queryLong("SELECT count(*) FROM " + table("skipjack_leader"))).as("the insert rolled back").isZero();
+    }
+
+    @Test
+    void aTransactionSqliteRolledBackItselfEndsInAutoCommit() throws Exception {
+        client(builder()); // the schema
+        Dialect sqlite = Dialect.of(Backend.SQLITE);
+        try (Connection c = dataSource.getConnection(); Statement s = c.createStatement()) {
+            s.execute("CREATE TEMP TABLE refused (x INTEGER)");
+            s.execute("CREATE TEMP TRIGGER refuse BEFORE INSERT ON refused BEGIN SELECT RAISE(ROLLBACK, 'no'); END");
+            Transactions.begin(c);
+            SQLException failure = null;
+            try {
+                s.executeUpdate("INSERT INTO refused VALUES (1)"); // RAISE(ROLLBACK) ends the whole transaction
+            } catch (SQLException e) {
+                failure = e;
+            }
+            assertThat((Throwable) failure).as("the trigger refused the insert").isNotNull();
+
+            assertThat(Transactions.rollbackToAutoCommit(c, sqlite, failure)).isTrue();
+
+            assertThat(failure.getSuppressed()).isEmpty();
+            assertThat(c.getAutoCommit()).isTrue();
+            s.executeUpdate("INSERT INTO " + table("skipjack_leader") + " (name, holder, lease_until) VALUES ('r', 'h', 0)");
+        }
+        assertThat(queryLong("SELECT count(*) FROM " + table("skipjack_leader")))
+                .as("the connection's next statement committed by itself").isEqualTo(1);
     }
 }

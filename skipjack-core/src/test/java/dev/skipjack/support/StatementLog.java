@@ -11,13 +11,14 @@ import javax.sql.DataSource;
 
 /**
  * Records what code does on a real connection: the statements it prepares and the transactions it
- * commits, so a test can count round trips. Not a mock: every call goes on to the database.
+ * commits or rolls back, so a test can count round trips. Not a mock: every call goes on to the database.
  */
 public final class StatementLog {
 
     private final List<String> prepared = new CopyOnWriteArrayList<>();
     private final List<String> executed = new CopyOnWriteArrayList<>();
     private final AtomicInteger commits = new AtomicInteger();
+    private final AtomicInteger rollbacks = new AtomicInteger();
 
     /** The SQL of every statement prepared through a wrapped connection, in order. */
     public List<String> prepared() {
@@ -34,11 +35,17 @@ public final class StatementLog {
         return commits.get();
     }
 
+    /** Whole-transaction rollbacks through a wrapped connection (not to a savepoint). */
+    public int rollbacks() {
+        return rollbacks.get();
+    }
+
     /** Forgets what was recorded so far. */
     public void clear() {
         prepared.clear();
         executed.clear();
         commits.set(0);
+        rollbacks.set(0);
     }
 
     public Connection wrap(Connection target) {
@@ -49,6 +56,8 @@ public final class StatementLog {
                         return wrap((PreparedStatement) forward(method, target, args), (String) args[0]);
                     } else if (method.getName().equals("commit")) {
                         commits.incrementAndGet();
+                    } else if (method.getName().equals("rollback") && method.getParameterCount() == 0) {
+                        rollbacks.incrementAndGet();
                     }
                     return forward(method, target, args);
                 });

@@ -182,6 +182,16 @@ public sealed interface Dialect permits PostgresDialect, MySqlFamilyDialect, Sql
     }
 
     /**
+     * Rolls back the transaction open on {@code c} and puts {@code c} back in auto-commit; when the
+     * rollback throws, {@code c} stays out of auto-commit (switching it on would commit what was
+     * not undone). By default {@code rollback()}, then {@code setAutoCommit(true)}.
+     */
+    default void rollbackToAutoCommit(Connection c) throws SQLException {
+        c.rollback();
+        c.setAutoCommit(true);
+    }
+
+    /**
      * Runs {@code work} in one short transaction of its own on {@code c}, which is in auto-commit:
      * at the isolation this dialect's short write transactions use (READ COMMITTED on the MySQL
      * family, whose default takes gap locks), rolled back and run again on a transient conflict

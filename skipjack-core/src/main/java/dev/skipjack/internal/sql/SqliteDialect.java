@@ -158,8 +158,44 @@ public final class SqliteDialect implements Dialect {
         }
     }
 
+    /**
+     * {@code ROLLBACK} and a deferred {@code BEGIN} as statements, then {@code setAutoCommit(true)},
+     * whose COMMIT ends the empty transaction. sqlite-jdbc's {@code rollback()} begins the next
+     * transaction at once, which with IMMEDIATE transactions waits for the write lock behind every
+     * other writer (and, past the busy timeout, fails and leaves the connection out of auto-commit)
+     * only for the switch to auto-commit to hand it back; a deferred BEGIN takes no lock. When
+     * SQLite already rolled the transaction back itself (a trigger's {@code RAISE(ROLLBACK)}, some
+     * I/O errors), ROLLBACK fails with no transaction to end, and BEGIN, which runs only outside
+     * a transaction, says so: that failure is dropped. When BEGIN fails too, the transaction is
+     * still open and the connection stays out of auto-commit.
+     */
+    @Override
+    public void rollbackToAutoCommit(Connection c) throws SQLException {
+        SQLException rollbackFailure = null;
+        try (Statement s = c.createStatement()) {
+            try {
+                s.execute(ROLLBACK);
+            } catch (SQLException e) {
+                rollbackFailure = e;
+            }
+            try {
+                s.execute(BEGIN_DEFERRED);
+            } catch (SQLException e) {
+                if (rollbackFailure != null) {
+                    rollbackFailure.addSuppressed(e);
+                    throw rollbackFailure;
+                }
+                throw e;
+            }
+        }
+        c.setAutoCommit(true);
+    }
+
     /** Ends a transaction sqlite-jdbc counts as ended ({@code Connection.rollback()} would begin the next). */
     private static final String ROLLBACK = "ROLLBACK";
+
+    /** A transaction that takes no lock until it reads or writes: ended at once by switching auto-commit on. */
+    private static final String BEGIN_DEFERRED = "BEGIN DEFERRED";
 
     /**
      * 128: SQLite has no cache of subtransaction ids to overflow, and every transactional group

@@ -66,13 +66,13 @@ public final class Transactions {
                 return result;
             } catch (SQLException e) {
                 // Roll back ourselves: MySQL's lock wait timeout rolls back only the statement.
-                rollbackToAutoCommit(c, e);
+                rollbackToAutoCommit(c, dialect, e);
                 if (!dialect.isTransientConflict(e) || attempt == CONFLICT_ATTEMPTS) {
                     throw e;
                 }
                 conflict = e;
             } catch (RuntimeException | Error e) {
-                rollbackToAutoCommit(c, e);
+                rollbackToAutoCommit(c, dialect, e);
                 throw e;
             }
         }
@@ -99,30 +99,24 @@ public final class Transactions {
     }
 
     /**
-     * Ends the transaction {@code failure} interrupted: rolls it back, then puts {@code c} back in
-     * auto-commit; a failure of either is added to {@code failure}, which stays the one to report.
-     * No rollback when {@code c} is already in auto-commit (a commit that switched it on failed:
-     * the dialect's {@link Dialect#commitToAutoCommit} ended the transaction). When the rollback
-     * fails, auto-commit stays off: switching it on would commit what the rollback did not undo,
-     * and the pool rolls back or discards a connection it gets back in a transaction.
+     * Ends the transaction {@code failure} interrupted through the dialect's
+     * {@link Dialect#rollbackToAutoCommit} (on SQLite without taking the write lock again); a
+     * failure of it is added to {@code failure}, which stays the one to report. No rollback when
+     * {@code c} is already in auto-commit (a commit that switched it on failed: the dialect's
+     * {@link Dialect#commitToAutoCommit} ended the transaction). When the rollback fails,
+     * auto-commit stays off: switching it on would commit what the rollback did not undo, and the
+     * pool rolls back or discards a connection it gets back in a transaction. Returns whether
+     * {@code c} is in auto-commit now.
      */
-    public static void rollbackToAutoCommit(Connection c, Throwable failure) {
-        rollbackTo(c, true, failure);
-    }
-
-    private static void rollbackTo(Connection c, boolean autoCommit, Throwable failure) {
+    public static boolean rollbackToAutoCommit(Connection c, Dialect dialect, Throwable failure) {
         try {
             if (!c.getAutoCommit()) {
-                c.rollback();
+                dialect.rollbackToAutoCommit(c);
             }
+            return true;
         } catch (SQLException | RuntimeException e) {
             failure.addSuppressed(e);
-            return;
-        }
-        try {
-            c.setAutoCommit(autoCommit);
-        } catch (SQLException | RuntimeException e) {
-            failure.addSuppressed(e);
+            return false;
         }
     }
 
@@ -164,8 +158,16 @@ public final class Transactions {
                 c.commit();
             }
         } catch (Throwable t) {
-            // Roll back before restoring auto-commit: switching it on would commit the work.
-            rollbackTo(c, autoCommit, t);
+            if (autoCommit) {
+                rollbackToAutoCommit(c, dialect, t);
+            } else {
+                // The caller's transaction: rolled back, and the connection left as it was.
+                try {
+                    c.rollback();
+                } catch (SQLException | RuntimeException undo) {
+                    t.addSuppressed(undo);
+                }
+            }
             throw t;
         }
         return result;

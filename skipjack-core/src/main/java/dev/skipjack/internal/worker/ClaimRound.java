@@ -200,7 +200,7 @@ final class ClaimRound {
             dialect.commitToAutoCommit(c);
         } catch (Exception | Error e) {
             if (begun) {
-                Transactions.rollbackToAutoCommit(c, e);
+                Transactions.rollbackToAutoCommit(c, dialect, e);
             }
             if (completions != null && begun) {
                 completions.rolledBack(c);

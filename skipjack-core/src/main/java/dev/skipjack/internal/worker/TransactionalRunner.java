@@ -238,6 +238,7 @@ final class TransactionalRunner {
         Group group = null;
         List<Completion> lost = List.of();
         boolean conflict = false;
+        boolean rollbackFailed = false;
         try (Connection c = dataSource.getConnection()) {
             Transactions.begin(c);
             Ended ended = null;
@@ -252,20 +253,22 @@ final class TransactionalRunner {
                 lost = ended.lost();
             } catch (TransactionConflict e) {
                 // Every claim of the transaction is undone with it: its jobs are available at once, attempts unchanged.
-                Transactions.rollbackToAutoCommit(c, e);
+                rollbackFailed = !Transactions.rollbackToAutoCommit(c, sql.dialect(), e);
                 conflict = true;
                 conflicted(group, e);
                 lost = e.counted;
             } catch (Throwable t) {
-                Transactions.rollbackToAutoCommit(c, t);
+                rollbackFailed = !Transactions.rollbackToAutoCommit(c, sql.dialect(), t);
                 if (group != null) {
                     lost = group.lostToFailure(t);
                 }
             } finally {
                 // After a commit or a rollback only: with a transaction still open, setAutoCommit(true)
-                // would commit it. A run that gave its group up (Ended.lost) rolled back but is still
-                // out of auto-commit.
-                resetQuietly(c);
+                // would commit it (so not after a failed rollback: the pool discards the connection).
+                // A two-phase commit ends out of auto-commit.
+                if (!rollbackFailed) {
+                    resetQuietly(c);
+                }
             }
             if (ended != null && !conflictsInARow.isEmpty()) {
                 ended.committed().forEach(done -> conflictsInARow.remove(done.id()));
@@ -410,7 +413,7 @@ final class TransactionalRunner {
                 group.handlerNanos += System.nanoTime() - startedAt;
                 if (!execution.settle()) {
                     // Shutdown took this execution over; roll back so the jobs are available at once.
-                    c.rollback();
+                    sql.dialect().rollbackToAutoCommit(c);
                     return Ended.NOTHING;
                 }
                 // A workflow job's outcome advances its workflow, other rows than its own: as a write.
@@ -446,7 +449,7 @@ final class TransactionalRunner {
                         throw conflict(new SQLException("the job's transaction was rolled back by the database"),
                                 List.of(claimed.id()), group);
                     }
-                    c.rollback();
+                    sql.dialect().rollbackToAutoCommit(c);
                     // A completion that could not be written is not what to record: its work is gone.
                     return Ended.lost(group.lost(completion.isCompleted() ? null : completion, "TransactionLost",
                             "the job's transaction was given up: it could not record the job's outcome", null));
