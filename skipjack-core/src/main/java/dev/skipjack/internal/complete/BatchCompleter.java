@@ -396,10 +396,9 @@ public final class BatchCompleter<K> {
         }
     }
 
-    /** Data and integrity errors (SQLSTATE classes 22 and 23) are about the row, not the connection. */
-    private static boolean isRefusedData(SQLException e) {
-        String state = e.getSQLState();
-        return state != null && (state.startsWith("22") || state.startsWith("23"));
+    /** Refused for a row's data (the dialect says how its database tells), not for the connection. */
+    private boolean isRefusedData(SQLException e) {
+        return writer.dialect().isRefusedData(e);
     }
 
     private static void sleepQuietly(long millis) {

@@ -220,6 +220,17 @@ public sealed interface Dialect permits PostgresDialect, MySqlFamilyDialect, Sql
     boolean isTransientConflict(SQLException e);
 
     /**
+     * Whether the database refused {@code e}'s statement for the data it carried (a value too long
+     * or of the wrong type, a constraint or a trigger refusing a row), not for the connection or
+     * the server: the same statement without that row would pass. By default SQLSTATE classes 22
+     * (data exception) and 23 (integrity constraint violation).
+     */
+    default boolean isRefusedData(SQLException e) {
+        String state = e.getSQLState();
+        return state != null && (state.startsWith("22") || state.startsWith("23"));
+    }
+
+    /**
      * Whether {@code e} says the transaction is aborted and takes no statement until rolled back
      * (or back to a savepoint): PostgreSQL's state after any failed statement. MySQL, MariaDB and
      * SQLite fail only the statement, so never.

@@ -242,6 +242,17 @@ public final class SqliteDialect implements Dialect {
         return primary == 5 || primary == 6;
     }
 
+    /**
+     * SQLITE_TOOBIG, SQLITE_CONSTRAINT (a CHECK, NOT NULL or UNIQUE constraint, or a trigger's
+     * {@code RAISE(ABORT)}) and SQLITE_MISMATCH, with their extended codes: sqlite-jdbc sets no
+     * SQLSTATE, so the default's classes 22 and 23 never match.
+     */
+    @Override
+    public boolean isRefusedData(SQLException e) {
+        int primary = e.getErrorCode() & 0xff;
+        return primary == 18 || primary == 19 || primary == 20;
+    }
+
     @Override
     public String toString() {
         return "SQLite";
