@@ -192,6 +192,15 @@ public sealed interface Dialect permits PostgresDialect, MySqlFamilyDialect, Sql
     }
 
     /**
+     * Closes the physical connection under {@code c}, a pool's proxy included, so that the
+     * transaction open on it ends without a commit, for a connection whose rollback failed. By
+     * default {@code Connection.abort}, run in the calling thread.
+     */
+    default void abandon(Connection c) throws SQLException {
+        c.abort(Runnable::run);
+    }
+
+    /**
      * Runs {@code work} in one short transaction of its own on {@code c}, which is in auto-commit:
      * at the isolation this dialect's short write transactions use (READ COMMITTED on the MySQL
      * family, whose default takes gap locks), rolled back and run again on a transient conflict

@@ -159,7 +159,7 @@ public final class SqliteDialect implements Dialect {
     }
 
     /**
-     * {@code ROLLBACK} and a deferred {@code BEGIN} as statements, then {@code setAutoCommit(true)},
+     * {@code ROLLBACK} and a deferred {@code BEGIN} as statements, then {@link #commitToAutoCommit},
      * whose COMMIT ends the empty transaction. sqlite-jdbc's {@code rollback()} begins the next
      * transaction at once, which with IMMEDIATE transactions waits for the write lock behind every
      * other writer (and, past the busy timeout, fails and leaves the connection out of auto-commit)
@@ -167,12 +167,14 @@ public final class SqliteDialect implements Dialect {
      * SQLite already rolled the transaction back itself (a trigger's {@code RAISE(ROLLBACK)}, some
      * I/O errors), ROLLBACK fails with no transaction to end, and BEGIN, which runs only outside
      * a transaction, says so: that failure is dropped. When BEGIN fails too, the transaction is
-     * still open and the connection stays out of auto-commit.
+     * still open: ROLLBACK's failure is thrown and the connection stays out of auto-commit. When
+     * only BEGIN fails, SQLite is in auto-commit and sqlite-jdbc is not: switching it on records
+     * auto-commit before its COMMIT fails for want of a transaction, and both agree again.
      */
     @Override
     public void rollbackToAutoCommit(Connection c) throws SQLException {
-        SQLException rollbackFailure = null;
         try (Statement s = c.createStatement()) {
+            SQLException rollbackFailure = null;
             try {
                 s.execute(ROLLBACK);
             } catch (SQLException e) {
@@ -185,10 +187,24 @@ public final class SqliteDialect implements Dialect {
                     rollbackFailure.addSuppressed(e);
                     throw rollbackFailure;
                 }
-                throw e;
+                try {
+                    c.setAutoCommit(true);
+                } catch (SQLException noTransaction) {
+                    // Expected: nothing to commit, and sqlite-jdbc counts auto-commit on already.
+                }
+                return;
             }
         }
-        c.setAutoCommit(true);
+        commitToAutoCommit(c);
+    }
+
+    /**
+     * Closes sqlite-jdbc's connection itself: its {@code abort} does nothing. SQLite rolls back a
+     * transaction left open by a connection that closes.
+     */
+    @Override
+    public void abandon(Connection c) throws SQLException {
+        c.unwrap(org.sqlite.SQLiteConnection.class).close();
     }
 
     /** Ends a transaction sqlite-jdbc counts as ended ({@code Connection.rollback()} would begin the next). */

@@ -66,8 +66,8 @@ public final class Transactions {
                 return result;
             } catch (SQLException e) {
                 // Roll back ourselves: MySQL's lock wait timeout rolls back only the statement.
-                rollbackToAutoCommit(c, dialect, e);
-                if (!dialect.isTransientConflict(e) || attempt == CONFLICT_ATTEMPTS) {
+                if (!rollbackToAutoCommit(c, dialect, e)
+                        || !dialect.isTransientConflict(e) || attempt == CONFLICT_ATTEMPTS) {
                     throw e;
                 }
                 conflict = e;
@@ -103,10 +103,15 @@ public final class Transactions {
      * {@link Dialect#rollbackToAutoCommit} (on SQLite without taking the write lock again); a
      * failure of it is added to {@code failure}, which stays the one to report. No rollback when
      * {@code c} is already in auto-commit (a commit that switched it on failed: the dialect's
-     * {@link Dialect#commitToAutoCommit} ended the transaction). When the rollback fails,
-     * auto-commit stays off: switching it on would commit what the rollback did not undo, and the
-     * pool rolls back or discards a connection it gets back in a transaction. Returns whether
-     * {@code c} is in auto-commit now.
+     * {@link Dialect#commitToAutoCommit} ended the transaction). Returns whether {@code c} is in
+     * auto-commit now, with nothing of the transaction kept.
+     *
+     * <p>When the rollback fails, {@code c} is abandoned ({@link Dialect#abandon}: its physical
+     * connection closed), which ends its transaction without committing it on every database here.
+     * Left open, the connection would go back to the pool with the transaction still in it, and a
+     * pool that cannot roll it back either (Hikari evicts only on errors it knows as fatal; SQLite
+     * sets no SQLSTATE) resets auto-commit on it, which commits what was never undone. The caller
+     * must not use {@code c} again.
      */
     public static boolean rollbackToAutoCommit(Connection c, Dialect dialect, Throwable failure) {
         try {
@@ -116,7 +121,17 @@ public final class Transactions {
             return true;
         } catch (SQLException | RuntimeException e) {
             failure.addSuppressed(e);
+            abandon(c, dialect, failure);
             return false;
+        }
+    }
+
+    /** The dialect's {@link Dialect#abandon} of {@code c}; a failure of it is added to {@code failure}. */
+    private static void abandon(Connection c, Dialect dialect, Throwable failure) {
+        try {
+            dialect.abandon(c);
+        } catch (SQLException | RuntimeException e) {
+            failure.addSuppressed(e);
         }
     }
 
@@ -161,11 +176,12 @@ public final class Transactions {
             if (autoCommit) {
                 rollbackToAutoCommit(c, dialect, t);
             } else {
-                // The caller's transaction: rolled back, and the connection left as it was.
+                // The connection came out of auto-commit: rolled back, and left as it was.
                 try {
                     c.rollback();
                 } catch (SQLException | RuntimeException undo) {
                     t.addSuppressed(undo);
+                    abandon(c, dialect, t);
                 }
             }
             throw t;

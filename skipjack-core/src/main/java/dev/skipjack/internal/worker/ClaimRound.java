@@ -199,16 +199,16 @@ final class ClaimRound {
             jobs = claimStatements(c, want);
             dialect.commitToAutoCommit(c);
         } catch (Exception | Error e) {
-            if (begun) {
-                Transactions.rollbackToAutoCommit(c, dialect, e);
-            }
-            if (completions != null && begun) {
+            // A rollback that failed leaves c unusable (Transactions aborts it): nothing more on it.
+            boolean ended = !begun || Transactions.rollbackToAutoCommit(c, dialect, e);
+            if (completions != null && begun && ended) {
                 completions.rolledBack(c);
             } else if (completions != null) {
-                // No lock within the busy timeout: another try now would wait as long again.
+                // No lock within the busy timeout (another try now would wait as long again), or
+                // no connection to write them on: back to the queue.
                 completions.giveBack();
             }
-            if (begun && !written && e instanceof java.sql.SQLException) {
+            if (begun && ended && !written && e instanceof java.sql.SQLException) {
                 return claimCarrying(c, null, want);
             }
             throw e;
