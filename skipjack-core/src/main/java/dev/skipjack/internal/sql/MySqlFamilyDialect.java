@@ -40,8 +40,6 @@ public final class MySqlFamilyDialect implements Dialect {
     private static final int DUPLICATE_KEY = 1062;
     /** Deadlock, lock wait timeout, MariaDB snapshot conflict, user-lock deadlock, NOWAIT: roll back and retry. */
     private static final Set<Integer> TRANSIENT_CONFLICTS = Set.of(1213, 1205, 1020, 3058, 3572);
-    /** Attempts of a change in its own transaction that meets a transient conflict. */
-    private static final int CONFLICT_ATTEMPTS = 5;
     /** A migration script's statements end with ';' at the end of a line; comments are whole lines. */
     private static final Pattern STATEMENT_END = Pattern.compile(";\\s*$", Pattern.MULTILINE);
     /** How long one GET_LOCK call waits before asking again, in seconds. */
@@ -236,11 +234,21 @@ public final class MySqlFamilyDialect implements Dialect {
     public <T> T inShortTransaction(Connection c, Transactions.Work<T> work) throws SQLException {
         int isolation = c.getTransactionIsolation();
         readCommitted(c);
+        T result;
         try {
-            return Transactions.retryingOnConflict(this, c, work);
-        } finally {
-            c.setTransactionIsolation(isolation);
+            result = Transactions.retryingOnConflict(this, c, work);
+        } catch (SQLException | RuntimeException | Error e) {
+            // The work's failure stays the one thrown, also from a connection abandoned after a
+            // rollback that failed, which refuses everything.
+            try {
+                c.setTransactionIsolation(isolation);
+            } catch (SQLException | RuntimeException restore) {
+                e.addSuppressed(restore);
+            }
+            throw e;
         }
+        c.setTransactionIsolation(isolation);
+        return result;
     }
 
     /**
@@ -256,27 +264,9 @@ public final class MySqlFamilyDialect implements Dialect {
             readCommitted(c);
             return lockReadApply(c, sql, name, apply, choose, set, columns);
         }
-        int isolation = c.getTransactionIsolation();
-        readCommitted(c);
-        c.setAutoCommit(false);
-        try {
-            for (int attempt = 1; ; attempt++) {
-                try {
-                    List<Row> rows = lockReadApply(c, sql, name, apply, choose, set, columns);
-                    c.commit();
-                    return rows;
-                } catch (SQLException e) {
-                    // 1205 rolls back only the statement: roll the whole transaction back ourselves.
-                    c.rollback();
-                    if (!isTransientConflict(e) || attempt == CONFLICT_ATTEMPTS) {
-                        throw e;
-                    }
-                }
-            }
-        } finally {
-            c.setAutoCommit(true);
-            c.setTransactionIsolation(isolation);
-        }
+        // A short transaction of its own: rolled back and retried on a conflict (1205 rolls back
+        // only the statement), and never committed after a rollback that failed.
+        return inShortTransaction(c, tx -> lockReadApply(tx, sql, name, apply, choose, set, columns));
     }
 
     private List<Row> lockReadApply(Connection c, SqlStatements sql, String name, String apply, Params choose, Params set,

@@ -28,7 +28,7 @@ import javax.sql.DataSource;
  * Checked and refused rather than set per connection: the application's own transactions (a
  * transactional enqueue, its writes beside Skipjack's) need the same settings, and Skipjack does
  * not change pooled connections behind the pool's back. The settings are sqlite-jdbc's, so this
- * class is the only one that uses the driver's types; it is loaded only on SQLite.
+ * class uses the driver's types (as does {@link SqliteDialect#abandon}); it is loaded only on SQLite.
  */
 final class SqliteSettings {
 
