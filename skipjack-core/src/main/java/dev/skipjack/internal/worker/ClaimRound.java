@@ -199,7 +199,7 @@ final class ClaimRound {
             jobs = claimStatements(c, want);
             dialect.commitToAutoCommit(c);
         } catch (Exception | Error e) {
-            // A rollback that failed leaves c unusable (Transactions aborts it): nothing more on it.
+            // A rollback that failed leaves c unusable (Transactions abandons it): nothing more on it.
             boolean ended = !begun || Transactions.rollbackToAutoCommit(c, dialect, e);
             if (completions != null && begun && ended) {
                 completions.rolledBack(c);

@@ -264,7 +264,7 @@ final class TransactionalRunner {
                 }
             } finally {
                 // After a commit or a rollback only: with a transaction still open, setAutoCommit(true)
-                // would commit it (so not after a failed rollback, which aborted the connection).
+                // would commit it (so not after a failed rollback, which abandoned the connection).
                 // A two-phase commit ends out of auto-commit.
                 if (!rollbackFailed) {
                     resetQuietly(c);
