@@ -431,15 +431,22 @@ public final class BenchCommand implements Callable<Integer> {
         BenchTable table = new BenchTable(ds, Skipjack.builder(ds).schema(schema).build());
         FreshRounds.Result r = new FreshRounds(table, url.jdbcUrl(), url.user(), url.password(), schema, jvmFlagList())
                 .run(jobs, concurrency, runs, drain, out);
+        FreshRounds.Side ceiling = r.ceiling();
         results.add(String.format(Locale.ROOT, "RESULT workload=ceiling jobs=%d threads=%d batch=%d runs=%d jvm=fresh pool=%d"
-                        + " enqueue_per_s=%.0f process_per_s=%.0f enqueue_cpu_us_per_job=%.1f process_cpu_us_per_job=%.1f",
-                jobs, RawCeiling.THREADS, RawCeiling.CLAIM_BATCH, runs, FreshJvm.POOL_SIZE, r.ceilingEnqueue(), r.ceilingProcess(),
-                r.ceilingEnqueueCpuMicros(), r.ceilingProcessCpuMicros()));
+                        + " enqueue_per_s=%.0f process_per_s=%.0f enqueue_cpu_us_per_job=%.1f process_cpu_us_per_job=%.1f %s %s",
+                jobs, RawCeiling.THREADS, RawCeiling.CLAIM_BATCH, runs, FreshJvm.POOL_SIZE, ceiling.enqueue().perSecond(),
+                ceiling.drain().perSecond(), ceiling.enqueue().cpuMicrosPerJob(), ceiling.drain().cpuMicrosPerJob(),
+                ceiling.enqueue().windowFields("enqueue"), ceiling.drain().windowFields("process")));
         if (drain) {
-            results.add(drainResult(jobs, "fresh", r.enqueue(), r.ceilingEnqueue(), r.process(), r.ceilingProcess())
+            FreshRounds.Side skipjack = r.skipjack();
+            results.add(drainResult(jobs, "fresh", skipjack.enqueue().perSecond(), ceiling.enqueue().perSecond(),
+                    skipjack.drain().perSecond(), ceiling.drain().perSecond())
                     + String.format(Locale.ROOT, " enqueue_cpu_us_per_job=%.1f ceiling_enqueue_cpu_us_per_job=%.1f"
-                                    + " process_cpu_us_per_job=%.1f ceiling_process_cpu_us_per_job=%.1f",
-                            r.enqueueCpuMicros(), r.ceilingEnqueueCpuMicros(), r.processCpuMicros(), r.ceilingProcessCpuMicros()));
+                                    + " process_cpu_us_per_job=%.1f ceiling_process_cpu_us_per_job=%.1f %s %s %s %s",
+                            skipjack.enqueue().cpuMicrosPerJob(), ceiling.enqueue().cpuMicrosPerJob(),
+                            skipjack.drain().cpuMicrosPerJob(), ceiling.drain().cpuMicrosPerJob(),
+                            skipjack.enqueue().windowFields("enqueue"), ceiling.enqueue().windowFields("ceiling_enqueue"),
+                            skipjack.drain().windowFields("process"), ceiling.drain().windowFields("ceiling_process")));
         }
     }
 

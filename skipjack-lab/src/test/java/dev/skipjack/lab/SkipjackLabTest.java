@@ -8,6 +8,7 @@ import picocli.CommandLine;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
+import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -216,12 +217,35 @@ class SkipjackLabTest {
     private void assertFreshCeilingThenDrain(int jobs) {
         assertThat(result("workload=ceiling")).matches("RESULT workload=ceiling jobs=" + jobs + " threads=8 batch=100 runs=1"
                 + " jvm=fresh pool=10 enqueue_per_s=\\d+ process_per_s=\\d+ enqueue_cpu_us_per_job=[0-9.]+"
-                + " process_cpu_us_per_job=[0-9.]+");
+                + " process_cpu_us_per_job=[0-9.]+ " + windowFields("enqueue") + " " + windowFields("process"));
         assertThat(result("workload=drain")).matches("RESULT workload=drain jobs=" + jobs + " concurrency=8 runs=1 jvm=fresh"
                 + " enqueue_per_s=\\d+ ceiling_enqueue_per_s=\\d+ ratio_enqueue=\\d+\\.\\d\\d process_per_s=\\d+"
                 + " ceiling_process_per_s=\\d+ ratio_process=\\d+\\.\\d\\d ratio_to_ceiling=\\d+\\.\\d\\d"
                 + " enqueue_cpu_us_per_job=[0-9.]+ ceiling_enqueue_cpu_us_per_job=[0-9.]+ process_cpu_us_per_job=[0-9.]+"
-                + " ceiling_process_cpu_us_per_job=[0-9.]+");
+                + " ceiling_process_cpu_us_per_job=[0-9.]+ " + windowFields("enqueue") + " " + windowFields("ceiling_enqueue")
+                + " " + windowFields("process") + " " + windowFields("ceiling_process"));
+        for (String prefix : List.of("enqueue", "ceiling_enqueue", "process", "ceiling_process")) {
+            // The timed window is part of the phase; the JIT's CPU is read from /proc on Linux (-1 elsewhere),
+            // in 10 ms ticks, so on a run this small it is not compared with the window's.
+            double window = field("workload=drain", prefix + "_window_cpu_us_per_job");
+            double phase = field("workload=drain", prefix + "_cpu_us_per_job");
+            assertThat(window).as(prefix).isPositive().isLessThanOrEqualTo(phase);
+            assertThat(field("workload=drain", prefix + "_jit_cpu_us_per_job")).as(prefix).isNotNegative();
+        }
+    }
+
+    private static String windowFields(String prefix) {
+        return prefix + "_window_cpu_us_per_job=[0-9.]+ " + prefix + "_jit_cpu_us_per_job=[0-9.]+";
+    }
+
+    /** The value of {@code name} on the RESULT line that starts with {@code RESULT <prefix>}. */
+    private double field(String prefix, String name) {
+        for (String f : result(prefix).split(" ")) {
+            if (f.startsWith(name + "=")) {
+                return Double.parseDouble(f.substring(name.length() + 1));
+            }
+        }
+        throw new AssertionError("no " + name + " in " + result(prefix));
     }
 
     /** The warm ceiling's RESULT line, then the drain's with its ratios to it, of one round of {@code jobs}. */

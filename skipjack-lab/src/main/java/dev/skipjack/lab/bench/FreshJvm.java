@@ -5,7 +5,6 @@ import dev.skipjack.cli.DatabaseConnection;
 import dev.skipjack.cli.DatabaseUrl;
 
 import java.io.PrintWriter;
-import java.lang.management.ManagementFactory;
 import java.io.OutputStreamWriter;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
@@ -21,9 +20,11 @@ import javax.sql.DataSource;
  * One phase of one side of the fresh-JVM rounds ({@link FreshRounds}), run in a JVM started for it
  * alone, as an outsider measures a queue: a new process, default JVM flags, a pool of
  * {@link #POOL_SIZE} (HikariCP's default size), filled before the clock starts. It prints
- * {@code RATE <jobs per second> <CPU microseconds per job>} on stdout and exits; everything else
- * goes to stderr. The CPU is the whole JVM's over the phase, building the client included, JIT
- * compilation and garbage collection included.
+ * {@code RATE <jobs per second> <CPU µs per job> <window CPU µs per job> <window JIT CPU µs per job>}
+ * on stdout and exits; everything else goes to stderr. The first CPU figure is the whole JVM's
+ * over the phase, building the client included, JIT compilation and garbage collection included;
+ * the other two are the JVM's and its JIT compiler threads' inside the timed window alone
+ * ({@link PhaseWindow}; -1 where they cannot be read).
  *
  * <p>Phases: {@code ceiling-enqueue} and {@code ceiling-drain}, the raw SQL loop of
  * {@link RawCeiling}; {@code enqueue}, a producer-only Skipjack client's one {@code enqueueAll};
@@ -53,7 +54,7 @@ public final class FreshJvm {
                 System.out.println("FIELDS " + new EnqueueLatency(ds, schema).run(jobs).fields());
                 return;
             }
-            long cpuBefore = processCpuNanos();
+            long cpuBefore = PhaseWindow.processCpuNanos();
             double rate = switch (phase) {
                 case "ceiling-enqueue" -> ceiling(ds, schema).enqueue(jobs, SkipjackDrain.QUEUE, SkipjackDrain.KIND);
                 case "ceiling-drain" -> ceiling(ds, schema).drain(jobs, SkipjackDrain.QUEUE);
@@ -66,14 +67,11 @@ public final class FreshJvm {
                 default -> throw new IllegalArgumentException("unknown phase " + phase);
             };
             // This JVM's CPU over the phase, every thread's (JIT and GC too), from the filled pool on.
-            double cpuMicrosPerJob = (processCpuNanos() - cpuBefore) / 1e3 / jobs;
-            System.out.println(String.format(Locale.ROOT, "RATE %.1f %.2f", rate, cpuMicrosPerJob));
+            double cpuMicrosPerJob = (PhaseWindow.processCpuNanos() - cpuBefore) / 1e3 / jobs;
+            System.out.println(String.format(Locale.ROOT, "RATE %.1f %.2f %.2f %.2f", rate, cpuMicrosPerJob,
+                    PhaseWindow.cpuMicrosPerJob(jobs), PhaseWindow.jitMicrosPerJob(jobs)));
             System.out.flush();
         }
-    }
-
-    private static long processCpuNanos() {
-        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
     }
 
     private static RawCeiling ceiling(DataSource ds, String schema) {

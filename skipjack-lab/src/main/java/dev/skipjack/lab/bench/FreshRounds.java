@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
+import java.util.function.ToDoubleFunction;
 
 /**
  * The ceiling and the drain as an outsider measures them: every phase of every round in a JVM of
@@ -21,18 +22,44 @@ import java.util.concurrent.TimeUnit;
  */
 public final class FreshRounds {
 
-    /**
-     * Medians over the rounds: jobs per second, and microseconds of the phase's JVM CPU per job
-     * (all its threads, the JIT compiler's and the collector's included), which the shared
-     * machine's load moves far less than the rates.
-     */
-    public record Result(double ceilingEnqueue, double ceilingProcess, double enqueue, double process,
-                         double ceilingEnqueueCpuMicros, double ceilingProcessCpuMicros, double enqueueCpuMicros,
-                         double processCpuMicros) {
+    /** Medians over the rounds, for the ceiling and for Skipjack. */
+    public record Result(Side ceiling, Side skipjack) {
     }
 
-    /** What one phase's JVM reported: jobs per second, and CPU microseconds per job. */
-    record Phase(double perSecond, double cpuMicrosPerJob) {
+    /**
+     * One side's medians: its enqueue phase and its drain phase.
+     */
+    public record Side(Phase enqueue, Phase drain) {
+    }
+
+    /**
+     * What one phase's JVM reported: jobs per second; microseconds of the JVM's CPU per job over
+     * the whole phase (all its threads, the JIT compiler's and the collector's included, building
+     * the client too), which the shared machine's load moves far less than the rates; and the
+     * same inside the timed window alone, of which {@code windowJitMicrosPerJob} is the JIT
+     * compiler threads' ({@link PhaseWindow}; -1 where it cannot be read).
+     */
+    public record Phase(double perSecond, double cpuMicrosPerJob, double windowCpuMicrosPerJob,
+                        double windowJitMicrosPerJob) {
+
+        static Phase median(Phase[] rounds) {
+            return new Phase(Median.of(each(rounds, Phase::perSecond)), Median.of(each(rounds, Phase::cpuMicrosPerJob)),
+                    Median.of(each(rounds, Phase::windowCpuMicrosPerJob)), Median.of(each(rounds, Phase::windowJitMicrosPerJob)));
+        }
+
+        private static double[] each(Phase[] rounds, ToDoubleFunction<Phase> field) {
+            double[] values = new double[rounds.length];
+            for (int i = 0; i < rounds.length; i++) {
+                values[i] = field.applyAsDouble(rounds[i]);
+            }
+            return values;
+        }
+
+        /** The RESULT fields {@code <prefix>_window_cpu_us_per_job} and {@code <prefix>_jit_cpu_us_per_job}. */
+        public String windowFields(String prefix) {
+            return String.format(Locale.ROOT, "%s_window_cpu_us_per_job=%.1f %s_jit_cpu_us_per_job=%.1f", prefix,
+                    windowCpuMicrosPerJob, prefix, windowJitMicrosPerJob);
+        }
     }
 
     private final BenchTable table;
@@ -60,8 +87,9 @@ public final class FreshRounds {
 
     public Result run(int jobs, int concurrency, int runs, boolean skipjack, PrintWriter out) throws Exception {
         Path logDir = Files.createTempDirectory("skipjack-bench-fresh-");
-        // [side][measure][round]; side 0 the ceiling, 1 Skipjack; measures: enqueue rate, drain rate, their CPU per job.
-        double[][][] m = new double[2][4][runs];
+        // [side][round]; side 0 the ceiling, 1 Skipjack.
+        Phase[][] enqueues = new Phase[2][runs];
+        Phase[][] drains = new Phase[2][runs];
         for (int r = 0; r < runs; r++) {
             boolean ceilingFirst = r % 2 == 0;
             for (int i = 0; i < 2; i++) {
@@ -79,28 +107,37 @@ public final class FreshRounds {
                 if (table.unfinished() != 0) {
                     throw new IllegalStateException("the drain left jobs unfinished");
                 }
-                m[side][0][r] = enqueue.perSecond();
-                m[side][1][r] = drain.perSecond();
-                m[side][2][r] = enqueue.cpuMicrosPerJob();
-                m[side][3][r] = drain.cpuMicrosPerJob();
+                enqueues[side][r] = enqueue;
+                drains[side][r] = drain;
             }
-            out.printf(Locale.ROOT, "round %d/%d, N=%,d, fresh JVMs: ceiling enqueue %,.0f/s (%.1f us CPU/job) drain %,.0f/s"
-                    + " (%.1f us)", r + 1, runs, jobs, m[0][0][r], m[0][2][r], m[0][1][r], m[0][3][r]);
+            Phase ce = enqueues[0][r];
+            Phase cd = drains[0][r];
+            out.printf(Locale.ROOT, "round %d/%d, N=%,d, fresh JVMs (us CPU/job: phase; timed window, of it JIT):"
+                    + " ceiling enqueue %,.0f/s (%s) drain %,.0f/s (%s)", r + 1, runs, jobs, ce.perSecond(), cpu(ce),
+                    cd.perSecond(), cpu(cd));
             if (skipjack) {
-                out.printf(Locale.ROOT, "; skipjack enqueue %,.0f/s (%.2f; %.1f us) drain %,.0f/s (%.2f; %.1f us)",
-                        m[1][0][r], m[1][0][r] / m[0][0][r], m[1][2][r], m[1][1][r], m[1][1][r] / m[0][1][r], m[1][3][r]);
+                Phase se = enqueues[1][r];
+                Phase sd = drains[1][r];
+                out.printf(Locale.ROOT, "; skipjack enqueue %,.0f/s (%.2f; %s) drain %,.0f/s (%.2f; %s)", se.perSecond(),
+                        se.perSecond() / ce.perSecond(), cpu(se), sd.perSecond(), sd.perSecond() / cd.perSecond(), cpu(sd));
             }
             out.println();
             out.flush();
         }
-        return new Result(Median.of(m[0][0]), Median.of(m[0][1]), Median.of(m[1][0]), Median.of(m[1][1]),
-                Median.of(m[0][2]), Median.of(m[0][3]), Median.of(m[1][2]), Median.of(m[1][3]));
+        Side ceiling = new Side(Phase.median(enqueues[0]), Phase.median(drains[0]));
+        return new Result(ceiling, skipjack ? new Side(Phase.median(enqueues[1]), Phase.median(drains[1])) : null);
+    }
+
+    private static String cpu(Phase p) {
+        return String.format(Locale.ROOT, "%.1f; %.1f, %.1f", p.cpuMicrosPerJob(), p.windowCpuMicrosPerJob(),
+                p.windowJitMicrosPerJob());
     }
 
     private Phase phase(String phase, int jobs, int concurrency, Path logDir) throws IOException, InterruptedException {
-        // RATE <jobs per second> <CPU microseconds per job>
+        // RATE <jobs per second> <CPU µs per job> <window CPU µs per job> <window JIT CPU µs per job>
         String[] f = lineOf(phase, jobs, concurrency, logDir, "RATE ").split(" ");
-        return new Phase(Double.parseDouble(f[1]), Double.parseDouble(f[2]));
+        return new Phase(Double.parseDouble(f[1]), Double.parseDouble(f[2]), Double.parseDouble(f[3]),
+                Double.parseDouble(f[4]));
     }
 
     /**

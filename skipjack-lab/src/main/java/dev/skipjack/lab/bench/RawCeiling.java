@@ -108,6 +108,7 @@ public final class RawCeiling {
     /** The enqueue phase alone: the jobs inserted in one transaction; returns jobs per second. */
     double enqueue(int jobs, String queue, String kind) throws SQLException {
         String sql = table.sql("ceiling_insert");
+        PhaseWindow.open();
         long start = System.nanoTime();
         try (Connection c = table.dataSource().getConnection()) {
             c.setAutoCommit(false);
@@ -127,7 +128,9 @@ public final class RawCeiling {
             c.commit();
             c.setAutoCommit(true);
         }
-        return jobs / ((System.nanoTime() - start) / 1e9);
+        double seconds = (System.nanoTime() - start) / 1e9;
+        PhaseWindow.close();
+        return jobs / seconds;
     }
 
     /** The drain phase alone, on a table holding exactly {@code jobs} available jobs; returns jobs per second. */
@@ -137,6 +140,7 @@ public final class RawCeiling {
         String complete = table.sql("ceiling_complete");
         ExecutorService threads = Executors.newFixedThreadPool(THREADS);
         try {
+            PhaseWindow.open();
             long start = System.nanoTime();
             List<Future<Long>> done = new ArrayList<>();
             for (int t = 0; t < THREADS; t++) {
@@ -147,6 +151,7 @@ public final class RawCeiling {
                 total += f.get(10, TimeUnit.MINUTES);
             }
             double seconds = (System.nanoTime() - start) / 1e9;
+            PhaseWindow.close();
             if (total != jobs) {
                 throw new IllegalStateException("ceiling processed " + total + " jobs of " + jobs);
             }

@@ -93,9 +93,12 @@ public final class SkipjackDrain {
         for (int i = 0; i < jobs; i++) {
             requests.add(JobRequest.of(KIND, new Args(i)));
         }
+        PhaseWindow.open();
         long enqueueStart = System.nanoTime();
         producer.enqueueAll(requests);
-        return jobs / ((System.nanoTime() - enqueueStart) / 1e9);
+        double seconds = (System.nanoTime() - enqueueStart) / 1e9;
+        PhaseWindow.close();
+        return jobs / seconds;
     }
 
     /**
@@ -103,6 +106,7 @@ public final class SkipjackDrain {
      * one is terminal in the database; stops it; returns jobs per second.
      */
     static double drain(Skipjack worker, LongAdder handled, BenchTable table, int jobs) throws Exception {
+        PhaseWindow.open();
         long start = System.nanoTime();
         double seconds;
         worker.start();
@@ -114,6 +118,7 @@ public final class SkipjackDrain {
             }
             table.awaitDrained(Math.max(0, deadline - System.nanoTime()));
             seconds = (System.nanoTime() - start) / 1e9;
+            PhaseWindow.close();
         } finally {
             worker.stop(Duration.ofSeconds(10));
         }
