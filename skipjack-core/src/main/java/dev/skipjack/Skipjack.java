@@ -325,6 +325,12 @@ public final class Skipjack implements AutoCloseable {
      * unusable: bad input is refused before any SQL, and on PostgreSQL, where a failed statement
      * aborts the transaction, Skipjack's statements run in a savepoint, so after a
      * {@link SkipjackException} the caller's own work can still commit.
+     * <p>
+     * A connection in auto-commit has no caller's transaction: the call then commits on its own,
+     * as one transaction when it takes more than one statement, and leaves auto-commit on. If a
+     * failed call's rollback of that transaction fails too, Skipjack abandons the connection
+     * ({@link Connection#abort}; on SQLite a close) rather than leave half a call in it for the
+     * next commit: the caller's next use of that connection then fails, and a pool replaces it.
      */
     public <T> long enqueue(Connection connection, JobKind<T> kind, T args, EnqueueOptions options) {
         return enqueueAll(connection, List.of(JobRequest.of(kind, args, options))).get(0);
@@ -395,7 +401,8 @@ public final class Skipjack implements AutoCloseable {
 
     /**
      * Enqueues many jobs inside the caller's transaction on {@code connection} (F-6); throws as
-     * {@link #enqueueAll(List)}. Skipjack does not commit or close the connection.
+     * {@link #enqueueAll(List)}. Skipjack does not commit or close the connection; in auto-commit
+     * it behaves as {@link #enqueue(Connection, JobKind, Object, EnqueueOptions)} says.
      */
     public List<Long> enqueueAll(Connection connection, List<JobRequest> requests) {
         return ids(enqueueAllWithResults(connection, requests));
