@@ -251,6 +251,7 @@ final class TransactionalRunner {
                 group = new Group(jobs);
                 ended = runInTransaction(c, group);
                 lost = ended.lost();
+                rollbackFailed = ended.abandoned();
             } catch (TransactionConflict e) {
                 // Every claim of the transaction is undone with it: its jobs are available at once, attempts unchanged.
                 rollbackFailed = !Transactions.rollbackToAutoCommit(c, sql.dialect(), e);
@@ -309,16 +310,38 @@ final class TransactionalRunner {
      * What became of jobs run in their transaction: {@code committed} the completions that committed
      * with it, {@code lost} the completions to record for a transaction that was lost.
      */
-    private record Ended(List<Completion> committed, List<Completion> lost) {
-        static final Ended NOTHING = new Ended(List.of(), List.of());
+    /** {@code abandoned}: the run rolled back itself, that failed, and its connection was abandoned. */
+    private record Ended(List<Completion> committed, List<Completion> lost, boolean abandoned) {
+        static final Ended NOTHING = new Ended(List.of(), List.of(), false);
 
         static Ended committed(List<Completion> completions) {
-            return new Ended(completions, List.of());
+            return new Ended(completions, List.of(), false);
         }
 
         static Ended lost(List<Completion> completions) {
-            return new Ended(List.of(), completions);
+            return new Ended(List.of(), completions, false);
         }
+
+        /** This end, after the run's own rollback, which failed (and abandoned the connection) unless {@code succeeded}. */
+        Ended rolledBack(boolean succeeded) {
+            return succeeded ? this : new Ended(committed, lost, true);
+        }
+    }
+
+    /**
+     * Rolls the run's transaction back in the middle of the run, which then ends without failing.
+     * Returns false when the rollback failed: {@code c} was abandoned
+     * ({@link Transactions#rollbackToAutoCommit}), which ends the transaction without a commit, and
+     * must not be rolled back again nor reset; the run's catch would otherwise try both once more.
+     */
+    private boolean rollBackMidRun(Connection c, String why) {
+        SQLException rollingBack = new SQLException("rolling back a transactional run on queue " + queue + ": " + why);
+        if (Transactions.rollbackToAutoCommit(c, sql.dialect(), rollingBack)) {
+            return true;
+        }
+        log.warn("{}; the rollback failed, so its connection was abandoned: {}", rollingBack.getMessage(),
+                rollingBack.getSuppressed()[0].toString());
+        return false;
     }
 
     /** The jobs of one transaction and what became of those that ran. */
@@ -413,8 +436,7 @@ final class TransactionalRunner {
                 group.handlerNanos += System.nanoTime() - startedAt;
                 if (!execution.settle()) {
                     // Shutdown took this execution over; roll back so the jobs are available at once.
-                    sql.dialect().rollbackToAutoCommit(c);
-                    return Ended.NOTHING;
+                    return Ended.NOTHING.rolledBack(rollBackMidRun(c, "the shutdown took a job of it over"));
                 }
                 // A workflow job's outcome advances its workflow, other rows than its own: as a write.
                 boolean wrote = beforeHandler[0] != null;
@@ -449,10 +471,11 @@ final class TransactionalRunner {
                         throw conflict(new SQLException("the job's transaction was rolled back by the database"),
                                 List.of(claimed.id()), group);
                     }
-                    sql.dialect().rollbackToAutoCommit(c);
+                    boolean rolledBack = rollBackMidRun(c, "a job's outcome could not be written");
                     // A completion that could not be written is not what to record: its work is gone.
                     return Ended.lost(group.lost(completion.isCompleted() ? null : completion, "TransactionLost",
-                            "the job's transaction was given up: it could not record the job's outcome", null));
+                            "the job's transaction was given up: it could not record the job's outcome", null))
+                            .rolledBack(rolledBack);
                 }
                 group.ran.set(group.ran.size() - 1, written);
                 committed.add(written);
