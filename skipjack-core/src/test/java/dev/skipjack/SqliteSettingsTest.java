@@ -1,5 +1,7 @@
 package dev.skipjack;
 
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.sqlite.SQLiteConfig;
@@ -99,6 +101,26 @@ class SqliteSettingsTest {
         SQLiteConfig config = recipe();
         config.setJournalMode(SQLiteConfig.JournalMode.DELETE);
         assertRefused(dataSource(file(), config), "dataSource", "journal_mode=WAL");
+    }
+
+    /**
+     * A pool that hands connections out with auto-commit off: sqlite-jdbc begins a transaction as
+     * soon as auto-commit goes off, and the next one at every commit() and rollback(), IMMEDIATE,
+     * so each such connection holds the one write lock while it idles in the pool.
+     */
+    @Test
+    void aPoolHandingOutConnectionsOutOfAutoCommitIsRefused() {
+        HikariConfig config = new HikariConfig();
+        config.setDataSource(dataSource(file(), recipe()));
+        config.setAutoCommit(false);
+        config.setMaximumPoolSize(1);
+        try (HikariDataSource pool = new HikariDataSource(config)) {
+            assertThatThrownBy(() -> Skipjack.builder(pool).build())
+                    .isInstanceOf(InvalidConfigurationException.class)
+                    .hasMessageContaining("auto-commit")
+                    .hasMessageContaining("autoCommit=true")
+                    .satisfies(e -> assertThat(((InvalidConfigurationException) e).option()).isEqualTo("dataSource"));
+        }
     }
 
     @Test

@@ -23,7 +23,9 @@ import javax.sql.DataSource;
  *       every connection of the process shares with normal locking ({@code file:/name?vfs=memdb});
  *       plain {@code :memory:} gives each connection its own empty database, and shared-cache
  *       memory databases answer lock conflicts with SQLITE_LOCKED, which the busy timeout ignores;</li>
- *   <li>the schema is a database of the connection ({@code main}, or one it attached).</li>
+ *   <li>the schema is a database of the connection ({@code main}, or one it attached);</li>
+ *   <li>connections come in auto-commit: with it off, sqlite-jdbc holds an IMMEDIATE transaction,
+ *       and so the write lock, on every idle connection of the pool.</li>
  * </ul>
  * Checked and refused rather than set per connection: the application's own transactions (a
  * transactional enqueue, its writes beside Skipjack's) need the same settings, and Skipjack does
@@ -56,6 +58,13 @@ final class SqliteSettings {
             throw new InvalidConfigurationException("dataSource", "SQLite connections must begin transactions IMMEDIATE,"
                     + " not " + mode + ": a deferred transaction that reads and then writes fails with"
                     + " SQLITE_BUSY_SNAPSHOT while another thread writes; set transaction_mode=IMMEDIATE" + RECIPE);
+        }
+        if (!c.getAutoCommit()) {
+            throw new InvalidConfigurationException("dataSource", "SQLite connections must come from the DataSource"
+                    + " in auto-commit mode: with auto-commit off, sqlite-jdbc begins an IMMEDIATE transaction at once"
+                    + " and the next one at every commit() and rollback(), so each pooled connection idles holding the"
+                    + " one write lock every other connection waits for; keep the pool's autoCommit=true (HikariCP's"
+                    + " default)");
         }
         String url = c.getMetaData().getURL();
         try (PreparedStatement ps = c.prepareStatement(SqlStatements.readResource(SETTINGS_QUERY))) {
