@@ -11,7 +11,7 @@ public enum Misfire {
     SKIP,
     /**
      * Enqueue one job per missed tick, oldest first, up to {@link CronSchedule#BACKFILL_LIMIT} per
-     * catch-up; older ticks beyond that are skipped.
+     * catch-up: the newest ones, the latest missed tick included; older ticks beyond that are skipped.
      */
     BACKFILL
 }

@@ -58,6 +58,33 @@ class CronTest extends EveryBackendTest {
         return s.admin().schedules().stream().filter(i -> i.name().equals(name)).findFirst().orElseThrow().nextTickAt();
     }
 
+    /**
+     * The database's now is read in whole seconds, rounded down: rounded to the nearest, a round
+     * in the second half of a second took the next second for now, and a tick due then was
+     * enqueued up to half a second early (and stored as next one second too late).
+     */
+    @Test
+    void aScheduleIsNeverAheadOfTheDatabaseClock() {
+        Skipjack s = client(builder().kind(REPORT));
+        // Schedules stored over more than a second of the database's clock, so at every fraction of a second.
+        long startMicros = databaseEpochMicros();
+        for (int i = 0; i < 20 || databaseEpochMicros() - startMicros < 1_200_000; i++) {
+            String name = "every-second-" + i;
+            s.schedule(CronSchedule.of(name, "* * * * * *", REPORT, new Report(name)));
+            Instant after = Instant.EPOCH.plus(databaseEpochMicros(), java.time.temporal.ChronoUnit.MICROS);
+            // The first tick after the database's now when it was stored: at most a second after it.
+            assertThat(nextTick(s, name)).as(name).isBeforeOrEqualTo(after.plusSeconds(1));
+        }
+    }
+
+    private long databaseEpochMicros() {
+        return queryLong(switch (backend()) {
+            case POSTGRESQL -> "SELECT (extract(epoch FROM clock_timestamp()) * 1000000)::bigint";
+            case SQLITE -> "SELECT CAST(ROUND((julianday('now') - 2440587.5) * 86400000) AS INTEGER) * 1000";
+            default -> "SELECT TIMESTAMPDIFF(MICROSECOND, CAST('1970-01-01 00:00:00' AS DATETIME(6)), UTC_TIMESTAMP(6))";
+        });
+    }
+
     @Test
     void everyTickIsEnqueuedOnceHoweverManyNodesRunIt() {
         CronSchedule everyMinute = CronSchedule.of("minutely", "* * * * *", REPORT, new Report("m")).allowingOverlap();

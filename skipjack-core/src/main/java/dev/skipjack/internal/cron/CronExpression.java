@@ -11,6 +11,7 @@ import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
+import java.time.zone.ZoneOffsetTransition;
 import java.time.ZonedDateTime;
 import java.util.Optional;
 
@@ -114,6 +115,14 @@ public final class CronExpression {
             Instant tick = ZonedDateTime.ofLocal(wall, zone, null).toInstant();
             if (tick.isAfter(after)) {
                 return Optional.of(tick);
+            }
+            ZoneOffsetTransition transition = zone.getRules().getTransition(wall);
+            if (transition != null && transition.isOverlap()) {
+                // {@code after} is in the second pass of a fall-back overlap: the overlap's wall
+                // times ran in its first pass, at the earlier offset. Go on from its end, rather
+                // than step through it tick by tick (a per-second schedule gave up after 1,000
+                // steps and was never due again).
+                wall = transition.getDateTimeBefore().minusSeconds(1);
             }
         }
         return Optional.empty();

@@ -19,6 +19,7 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -175,15 +176,41 @@ public final class CronTicker {
                 Instant latest = latestTick(expression, zone, first, now);
                 yield Duration.between(latest, now).compareTo(SKIP_TOLERANCE) <= 0 ? List.of(latest) : List.of();
             }
-            case BACKFILL -> {
-                List<Instant> ticks = new ArrayList<>();
-                for (Instant t = first; t != null && !t.isAfter(now) && ticks.size() < CronSchedule.BACKFILL_LIMIT;
-                     t = expression.nextAfter(t, zone).orElse(null)) {
-                    ticks.add(t);
-                }
-                yield ticks;
-            }
+            case BACKFILL -> newestTicks(expression, zone, first, now, CronSchedule.BACKFILL_LIMIT);
         };
+    }
+
+    /**
+     * The newest {@code limit} ticks from {@code first} up to {@code now}, oldest first: after a
+     * long outage the latest tick is among them and the oldest are the ones skipped. Walks from a
+     * recent time when that holds enough ticks, so a per-second schedule down for a day is not
+     * walked tick by tick.
+     */
+    static List<Instant> newestTicks(CronExpression expression, ZoneId zone, Instant first, Instant now, int limit) {
+        for (Duration window : List.of(Duration.ofMinutes(1), Duration.ofHours(1), Duration.ofDays(1),
+                Duration.ofDays(31), Duration.ofDays(366))) {
+            Instant from = now.minus(window);
+            if (!from.isAfter(first)) {
+                break;
+            }
+            List<Instant> recent = newestTicksFrom(expression, zone, expression.nextAfter(from, zone).orElse(null), now, limit);
+            if (recent.size() == limit) {
+                return recent;
+            }
+        }
+        return newestTicksFrom(expression, zone, first, now, limit);
+    }
+
+    private static List<Instant> newestTicksFrom(CronExpression expression, ZoneId zone, Instant start, Instant now,
+                                                 int limit) {
+        ArrayDeque<Instant> newest = new ArrayDeque<>(limit);
+        for (Instant t = start; t != null && !t.isAfter(now); t = expression.nextAfter(t, zone).orElse(null)) {
+            if (newest.size() == limit) {
+                newest.removeFirst();
+            }
+            newest.addLast(t);
+        }
+        return new ArrayList<>(newest);
     }
 
     /**

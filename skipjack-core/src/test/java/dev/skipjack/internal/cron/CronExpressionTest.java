@@ -42,6 +42,24 @@ class CronExpressionTest {
         assertThat(daily.nextAfter(first, PARIS)).as("not again at 02:30 CET").contains(Instant.parse("2026-10-26T01:30:00Z"));
     }
 
+    /**
+     * After a time in the second pass of a fall-back overlap, whose wall times already ran in its
+     * first pass, the next tick is the first after the overlap: a per-second schedule stepped
+     * through the repeated hour, gave up after 1,000 steps and was stored as never due again.
+     */
+    @Test
+    void fromTheSecondPassOfAFallBackOverlapTheNextTickIsTheFirstAfterIt() {
+        // 2024-10-27 in Paris: 03:00 CEST (01:00Z) falls back to 02:00 CET; 02:00:01 CET is 01:00:01Z.
+        Instant secondPass = Instant.parse("2024-10-27T01:00:01Z");
+        Instant endOfOverlap = Instant.parse("2024-10-27T02:00:00Z"); // 03:00:00 CET
+        assertThat(CronExpression.parse("* * * * * *").nextAfter(secondPass, PARIS)).contains(endOfOverlap);
+        assertThat(CronExpression.parse("*/2 * * * * *").nextAfter(secondPass, PARIS)).contains(endOfOverlap);
+        assertThat(CronExpression.parse("*/10 * * * *").nextAfter(secondPass, PARIS)).contains(endOfOverlap);
+        // In the first pass the wall clock and the instants agree: the next second is next.
+        assertThat(CronExpression.parse("* * * * * *").nextAfter(Instant.parse("2024-10-27T00:00:01Z"), PARIS))
+                .contains(Instant.parse("2024-10-27T00:00:02Z"));
+    }
+
     @Test
     void badExpressionsNameTheFieldAndItsColumn() {
         assertThatThrownBy(() -> CronExpression.parse("0 61 * * *")).isInstanceOf(InvalidOptionException.class)
