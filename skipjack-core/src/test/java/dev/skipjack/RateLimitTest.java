@@ -109,6 +109,38 @@ class RateLimitTest extends EveryBackendTest {
         assertThat(mostStartsPerWindow(both, period)).as("the accounts' rates are apart").isGreaterThan(2);
     }
 
+    /**
+     * The rate is counted from the jobs' starts, so retention keeps a finished rate-limited job
+     * while its start still counts: with completed jobs pruned at once, the pruner deleted the
+     * first job's row within its period and the next job was admitted, one start per prune round
+     * instead of one per hour.
+     */
+    @Test
+    void retentionKeepsAStartThatStillCountsAgainstTheRate() {
+        JobKind<Call> call = JobKind.of("call", Call.class).rateLimitedTo(1, Duration.ofHours(1));
+        JobKind<Call> plain = JobKind.of("plain", Call.class);
+        List<Long> started = Collections.synchronizedList(new ArrayList<>());
+        Skipjack node = client(builder().retention(JobState.COMPLETED, Duration.ZERO).pruneInterval(Duration.ofMillis(100))
+                .queue("default", 4)
+                .handler(call, job -> {
+                    started.add(job.id());
+                    return Outcome.complete();
+                })
+                .handler(plain, job -> Outcome.complete()));
+        node.start();
+        long first = node.enqueue(call, new Call("a", 1));
+        long second = node.enqueue(call, new Call("a", 2));
+        await("the first call ran", WAIT, () -> started.contains(first));
+        await("the first call completed", WAIT, () -> node.find(first).orElseThrow().state() == JobState.COMPLETED);
+
+        // A job that completes after the first call is pruned: the pruner ran with the first call prunable by age.
+        long later = node.enqueue(plain, new Call("b", 1));
+        await("a later completed job pruned", WAIT, () -> node.find(later).isEmpty());
+        assertThat(node.find(first)).as("the first call, kept while its start counts").isPresent();
+        JobRow.holdsFor("the second call waits for the next hour", Duration.ofMillis(600),
+                () -> !started.contains(second) && node.find(second).orElseThrow().state() == JobState.WAITING);
+    }
+
     @Test
     void aRetryWaitsForTheRateLikeANewStart() {
         Duration period = Duration.ofSeconds(1);

@@ -118,7 +118,7 @@ public final class CronExpression {
             }
             ZoneOffsetTransition transition = zone.getRules().getTransition(wall);
             if (transition != null && transition.isOverlap()) {
-                // {@code after} is in the second pass of a fall-back overlap: the overlap's wall
+                // `after` is in the second pass of a fall-back overlap: the overlap's wall
                 // times ran in its first pass, at the earlier offset. Go on from its end, rather
                 // than step through it tick by tick (a per-second schedule gave up after 1,000
                 // steps and was never due again).

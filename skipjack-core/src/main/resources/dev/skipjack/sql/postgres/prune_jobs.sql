@@ -9,6 +9,9 @@
 -- generic plan (a join with the subquery would be planned for an unknown LIMIT, as a table scan).
 -- Jobs of a workflow (F-14) are not pruned here: they go with their workflow, once it finished
 -- (finished_workflows.sql and delete_workflow_*.sql), so a running workflow never loses a job.
+-- A rate-limited job (F-12) is kept while its start still counts against its key's rate
+-- (count_rate_holders.sql reads the starts from the jobs): pruned earlier, with a retention under
+-- the rate's period, its start was forgotten and the next job admitted at once.
 -- Index: jobs_finished_idx (state, finished_at) WHERE state IN ('completed', 'discarded', 'cancelled'),
 -- then the primary key.
 -- Parameters: state, retention in milliseconds, limit.
@@ -20,6 +23,8 @@ WHERE id = ANY (ARRAY(
           AND state = ?
           AND finished_at < {{now}} - ? * interval '1 millisecond'
           AND workflow_id IS NULL
+          AND (concurrency_period_ms IS NULL OR attempted_at IS NULL
+               OR attempted_at <= {{now}} - concurrency_period_ms * interval '1 millisecond')
         ORDER BY finished_at
         LIMIT ?
         FOR UPDATE SKIP LOCKED))
