@@ -53,6 +53,13 @@ public final class Limits {
         return key;
     }
 
+    /**
+     * Why a key may not end with a space: MySQL's and MariaDB's collations pad with spaces when they
+     * compare, so "a" and "a " would be one key there and two on PostgreSQL and SQLite.
+     */
+    static final String TRAILING_SPACE = "it ends with a space, which MySQL and MariaDB ignore when they compare keys"
+            + " ('a' and 'a ' would be one key there, two elsewhere); trim it";
+
     /** What is wrong with {@code key} as part of a stored concurrency key, or null when nothing. */
     static String keyProblem(String key, int maxLength) {
         if (key == null || key.isEmpty()) {
@@ -60,6 +67,9 @@ public final class Limits {
         }
         if (key.length() > maxLength) {
             return "it is " + key.length() + " chars long, over the limit of " + maxLength;
+        }
+        if (key.endsWith(" ")) {
+            return TRAILING_SPACE;
         }
         for (int i = 0; i < key.length(); i++) {
             char ch = key.charAt(i);

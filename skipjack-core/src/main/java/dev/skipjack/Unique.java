@@ -83,12 +83,16 @@ public final class Unique {
      * Unique by kind and {@code key}, whatever the args.
      *
      * @throws InvalidOptionException when the key is null, empty, longer than {@value #MAX_KEY_LENGTH}
-     *                                characters, or holds a control character or a lone surrogate
+     *                                characters, holds a control character or a lone surrogate, or
+     *                                ends with a space (which MySQL and MariaDB ignore in comparisons)
      */
     public static Unique byKey(String key) {
         if (key == null || key.isEmpty() || key.length() > MAX_KEY_LENGTH) {
             throw new InvalidOptionException("unique key must be 1 to " + MAX_KEY_LENGTH + " characters, got "
                     + (key == null ? "null" : key.length() + " characters"));
+        }
+        if (key.endsWith(" ")) {
+            throw new InvalidOptionException("invalid unique key '" + key + "': " + Limits.TRAILING_SPACE);
         }
         for (int i = 0; i < key.length(); i++) {
             char ch = key.charAt(i);

@@ -316,6 +316,13 @@ class ConcurrencyLimitTest extends EveryBackendTest {
                 .isInstanceOf(InvalidOptionException.class).hasMessageContaining("U+0000");
         assertThatThrownBy(() -> EnqueueOptions.defaults().withConcurrencyKey("a\uD800b", 2))
                 .isInstanceOf(InvalidOptionException.class).hasMessageContaining("surrogate");
+        // MySQL and MariaDB compare 'api' and 'api ' as one key: refused on every backend alike.
+        assertThatThrownBy(() -> EnqueueOptions.defaults().withConcurrencyKey("api ", 2))
+                .isInstanceOf(InvalidOptionException.class).hasMessageContaining("ends with a space");
+        assertThatThrownBy(() -> EnqueueOptions.defaults().withSequenceKey("order-1 "))
+                .isInstanceOf(InvalidOptionException.class).hasMessageContaining("ends with a space");
+        assertThatThrownBy(() -> EnqueueOptions.defaults().withRateLimit("partner ", 1, Duration.ofSeconds(1)))
+                .isInstanceOf(InvalidOptionException.class).hasMessageContaining("ends with a space");
         assertThatThrownBy(() -> EnqueueOptions.defaults().withSequenceKey("s").withConcurrencyKey("api", 2))
                 .isInstanceOf(InvalidOptionException.class).hasMessageContaining("one concurrency key");
 

@@ -366,6 +366,10 @@ class UniqueJobsTest extends EveryBackendTest {
         assertThatThrownBy(() -> Unique.byKey("a\ud800")).isInstanceOf(InvalidOptionException.class)
                 .hasMessageContaining("lone surrogate at index 1");
         assertThat(Unique.byKey("emoji \ud83d\ude00").key()).contains("emoji \ud83d\ude00");
+        // MySQL and MariaDB compare 'a' and 'a ' as one key: refused on every backend alike.
+        assertThatThrownBy(() -> Unique.byKey("digest ")).isInstanceOf(InvalidOptionException.class)
+                .hasMessageContaining("ends with a space");
+        assertThat(Unique.byKey(" leading and inner spaces").key()).contains(" leading and inner spaces");
         assertThatThrownBy(() -> Unique.byArgs(new String[0])).isInstanceOf(InvalidOptionException.class);
         assertThatThrownBy(() -> Unique.byArgs("a", " ")).isInstanceOf(InvalidOptionException.class).hasMessageContaining("blank");
         assertThatThrownBy(() -> Unique.byArgs("a", "a")).isInstanceOf(InvalidOptionException.class).hasMessageContaining("repeat");
