@@ -3,6 +3,7 @@ package dev.skipjack;
 import dev.skipjack.support.EveryBackendTest;
 import org.junit.jupiter.api.Test;
 
+import java.sql.Connection;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -298,6 +299,43 @@ class ConcurrencyLimitTest extends EveryBackendTest {
         assertThat(keys.get(1).ordered()).isTrue();
         assertThat(keys.get(1).holding()).isEqualTo(1);
         assertThat(keys.get(1).heldBy()).isNotNull();
+    }
+
+    /**
+     * With more keys waiting than one admission pass takes (500), every key still gets its turn:
+     * the pass goes on in key order from where the last one stopped. Taken in the order the rows
+     * came, the same full keys with a backlog came first on every pass, and a key only the pass
+     * admits (here a job enqueued in the caller's transaction, which no enqueue admits after) was
+     * never looked at.
+     */
+    @Test
+    void everyWaitingKeyGetsItsTurnWhenMoreKeysWaitThanAPassTakes() throws Exception {
+        JobKind<Sync> kind = JobKind.of("sync", Sync.class);
+        Skipjack producer = client(builder().kind(kind));
+        List<JobRequest> requests = new ArrayList<>();
+        for (int k = 0; k < 600; k++) {
+            // Two jobs per key of limit 1: the first holds its slot (available, nobody serves the
+            // queue), the second waits, due: a full key with a backlog, as with per-tenant limits.
+            for (int n = 0; n < 2; n++) {
+                requests.add(JobRequest.of(kind, new Sync("t", n), EnqueueOptions.defaults().withQueue("unserved")
+                        .withConcurrencyKey(String.format("tenant-%03d", k), 1)));
+            }
+        }
+        producer.enqueueAll(requests);
+        long last;
+        try (Connection tx = dataSource.getConnection()) {
+            tx.setAutoCommit(false);
+            last = producer.enqueue(tx, kind, new Sync("z", 0),
+                    EnqueueOptions.defaults().withQueue("unserved").withConcurrencyKey("zzz-last", 1));
+            tx.commit();
+            tx.setAutoCommit(true);
+        }
+        assertThat(producer.find(last).orElseThrow().state()).isEqualTo(JobState.WAITING);
+
+        client(builder().queue("elsewhere", 1)).start(); // its admission pass runs every 50 ms
+        awaitState(producer, last, JobState.AVAILABLE, WAIT);
+        assertThat(queryLong("SELECT count(*) FROM " + jobsTable() + " WHERE state = 'available'"))
+                .as("one per key, none over its limit").isEqualTo(601);
     }
 
     @Test

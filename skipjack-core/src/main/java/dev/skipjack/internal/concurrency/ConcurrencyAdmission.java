@@ -44,11 +44,13 @@ public final class ConcurrencyAdmission {
 
     /** Most jobs one key admits in one transaction; a larger limit fills over several. */
     static final int MAX_ADMITTED = 1_000;
-    /** Most keys one pass looks at; the next pass takes the rest. */
+    /** Most keys one pass looks at; the next pass takes the next ones, in key order. */
     static final int KEYS_PER_PASS = 500;
 
     private final SqlStatements sql;
     private final DataSource dataSource;
+    /** The last key the previous pass took when it took a full pass, else "": where this node's next pass starts. */
+    private volatile String passCursor = "";
 
     public ConcurrencyAdmission(SqlStatements sql, DataSource dataSource) {
         this.sql = sql;
@@ -86,18 +88,25 @@ public final class ConcurrencyAdmission {
         return Set.of();
     }
 
-    /** The admission pass: every key with a waiting job that is due. Returns the queues that got jobs. */
+    /**
+     * The admission pass: the keys with a waiting job that is due, up to {@link #KEYS_PER_PASS}, in
+     * key order from where this node's last pass stopped, so that with more keys than that each one
+     * gets its turn. Returns the queues that got jobs.
+     */
     public Set<String> admitDue() throws SQLException {
         try (Connection c = Transactions.autoCommit(dataSource)) {
             List<String> keys = new ArrayList<>();
             try (PreparedStatement ps = c.prepareStatement(sql.get("due_concurrency_keys"))) {
-                ps.setInt(1, KEYS_PER_PASS);
+                ps.setString(1, passCursor);
+                ps.setInt(2, KEYS_PER_PASS);
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
                         keys.add(rs.getString(1));
                     }
                 }
             }
+            // A full pass goes on after its last key next time; a shorter one reached the end.
+            passCursor = keys.size() == KEYS_PER_PASS ? keys.get(keys.size() - 1) : "";
             return admit(c, keys);
         }
     }
