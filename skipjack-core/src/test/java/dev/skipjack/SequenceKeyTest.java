@@ -9,6 +9,7 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -139,6 +140,40 @@ class SequenceKeyTest extends EveryBackendTest {
         assertThat(producer.admin().retry(first)).isTrue();
         awaitState(producer, second, JobState.COMPLETED, WAIT);
         assertThat(producer.find(first).orElseThrow().state()).isEqualTo(JobState.COMPLETED);
+    }
+
+    /**
+     * A job discarded behind the head of its BLOCK key and then retried waits its turn: retry sent
+     * every discarded BLOCK job straight to available, as if it were the one blocking the key, so
+     * it ran beside the running head and before the job enqueued ahead of it.
+     */
+    @Test
+    void aRetriedJobDiscardedBehindTheHeadWaitsItsTurn() throws Exception {
+        CountDownLatch headMayEnd = new CountDownLatch(1);
+        List<Integer> order = Collections.synchronizedList(new ArrayList<>());
+        startNodes(job -> {
+            if (job.args().n() == 0) {
+                headMayEnd.await();
+            }
+            order.add(job.args().n());
+            return Outcome.complete();
+        });
+        Skipjack producer = client(builder().kind(STEP));
+        EnqueueOptions blocking = EnqueueOptions.defaults().withSequenceKey("a", SequenceOnDiscard.BLOCK);
+        long head = producer.enqueue(STEP, new Step("a", 0), blocking);
+        long next = producer.enqueue(STEP, new Step("a", 1), blocking);
+        long later = producer.enqueue(STEP, new Step("a", 2), blocking);
+        awaitState(producer, head, JobState.RUNNING, WAIT);
+
+        assertThat(producer.admin().discard(later)).isTrue();
+        assertThat(producer.admin().retry(later)).isTrue();
+        JobRow.holdsFor("the retried job waits behind the running head", Duration.ofMillis(500),
+                () -> producer.find(later).orElseThrow().state() == JobState.WAITING);
+        headMayEnd.countDown();
+
+        awaitState(producer, later, JobState.COMPLETED, WAIT);
+        assertThat(producer.find(next).orElseThrow().state()).isEqualTo(JobState.COMPLETED);
+        assertThat(order).as("in enqueue order, one at a time").containsExactly(0, 1, 2);
     }
 
     @Test

@@ -6,8 +6,10 @@
 -- A workflow's job (F-14) is left as it is: its workflow counted it as ended, and its dependents
 -- were released or cancelled accordingly.
 -- A finished job of a concurrency or sequence key (F-12, F-13) goes back to waiting for a slot of
--- its key, as at enqueue, so a retry cannot run one job over the limit; a discarded job blocking
--- its ordered key (BLOCK policy) holds the key already and runs next.
+-- its key, as at enqueue, so a retry cannot run one job over the limit; a discarded job of an ordered
+-- key with the BLOCK policy too: admission takes the key's waiting jobs in enqueue order, so the
+-- job that blocked the key runs next, and one discarded behind the head waits for its turn (sent
+-- straight to available, it ran beside the head and before the jobs ahead of it).
 -- Index: primary key; jobs_unique_idx for the holder.
 -- Parameters: ids.
 WITH target AS (
@@ -26,7 +28,6 @@ WITH target AS (
 UPDATE {{jobs}} AS j
 SET state        = CASE WHEN j.concurrency_key IS NOT NULL
                              AND j.state IN ('completed', 'discarded', 'cancelled')
-                             AND NOT (j.state = 'discarded' AND j.concurrency_order = 'fifo_block')
                         THEN 'waiting' ELSE 'available' END,
     run_at       = {{now}},
     finished_at  = NULL,
