@@ -105,9 +105,11 @@ public final class ConcurrencyAdmission {
                     }
                 }
             }
-            // A full pass goes on after its last key next time; a shorter one reached the end.
+            Set<String> queues = admit(c, keys);
+            // A full pass goes on after its last key next time; a shorter one reached the end. Only
+            // after the pass: one that failed part way takes the same keys again.
             passCursor = keys.size() == KEYS_PER_PASS ? keys.get(keys.size() - 1) : "";
-            return admit(c, keys);
+            return queues;
         }
     }
 

@@ -187,8 +187,10 @@ public final class CronTicker {
      * walked tick by tick.
      */
     static List<Instant> newestTicks(CronExpression expression, ZoneId zone, Instant first, Instant now, int limit) {
+        // Up to four years and a century: a schedule dense on rare days (every second of 29 February)
+        // is not walked from a stored tick years back.
         for (Duration window : List.of(Duration.ofMinutes(1), Duration.ofHours(1), Duration.ofDays(1),
-                Duration.ofDays(31), Duration.ofDays(366))) {
+                Duration.ofDays(31), Duration.ofDays(366), Duration.ofDays(1461), Duration.ofDays(36525))) {
             Instant from = now.minus(window);
             if (!from.isAfter(first)) {
                 break;

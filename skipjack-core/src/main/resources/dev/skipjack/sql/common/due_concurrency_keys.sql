@@ -5,8 +5,9 @@
 -- In key order from after the last key the node's previous pass took, so that with more keys
 -- than a pass takes every key gets its turn: in the order the rows came, the same keys, full and
 -- with a backlog, came first on every pass, and a key behind them (a rate window freed, a job
--- enqueued in a caller's transaction) was never looked at. DISTINCT reads every due waiting row
--- either way: the order costs a sort of the keys, not more rows.
+-- enqueued in a caller's transaction) was never looked at. With up to 500 keys DISTINCT read every
+-- due waiting row before too; with more, the order costs reading them all rather than stopping at
+-- the 500th key found, once per pass and node.
 -- Index: jobs_concurrency_waiting_idx (PostgreSQL, SQLite), jobs_due_idx (state, run_at) (MySQL family).
 -- Parameters: the last key of the previous pass ('' to start from the first), how many keys at most.
 SELECT DISTINCT concurrency_key
