@@ -78,11 +78,7 @@ class CronTest extends EveryBackendTest {
     }
 
     private long databaseEpochMicros() {
-        return queryLong(switch (backend()) {
-            case POSTGRESQL -> "SELECT (extract(epoch FROM clock_timestamp()) * 1000000)::bigint";
-            case SQLITE -> "SELECT CAST(ROUND((julianday('now') - 2440587.5) * 86400000) AS INTEGER) * 1000";
-            default -> "SELECT TIMESTAMPDIFF(MICROSECOND, CAST('1970-01-01 00:00:00' AS DATETIME(6)), UTC_TIMESTAMP(6))";
-        });
+        return queryLong("SELECT " + backend().epochMicrosNow());
     }
 
     @Test

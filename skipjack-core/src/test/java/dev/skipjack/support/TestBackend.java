@@ -154,6 +154,15 @@ public enum TestBackend {
         };
     }
 
+    /** SQL for the database's own clock right now (not the statement's start), in epoch microseconds. */
+    public String epochMicrosNow() {
+        return switch (this) {
+            case POSTGRESQL -> "(extract(epoch FROM clock_timestamp()) * 1000000)::bigint";
+            case SQLITE -> "(CAST(ROUND((julianday('now') - 2440587.5) * 86400000) AS INTEGER) * 1000)";
+            default -> "TIMESTAMPDIFF(MICROSECOND, CAST('1970-01-01 00:00:00' AS DATETIME(6)), UTC_TIMESTAMP(6))";
+        };
+    }
+
     /** A FROM item of {@code n} rows, for the tests' bulk inserts. */
     public String series(int n) {
         return switch (this) {

@@ -72,15 +72,13 @@ public final class ColdEnqueue {
             BenchTable table = new BenchTable(ds, client);
             table.empty();
             ThreadMXBean threads = ManagementFactory.getThreadMXBean();
-            com.sun.management.OperatingSystemMXBean os =
-                    (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
             long cpuStart = threads.getCurrentThreadCpuTime();
-            long processCpuStart = os.getProcessCpuTime();
+            long processCpuStart = PhaseWindow.processCpuNanos();
             double seconds = side.equals("raw") ? raw(table, jobs) : skipjack(client, jobs);
             // The calling thread's CPU: the client's own work, less sensitive to a loaded machine
             // than the wall clock; the process's adds the JIT compiler's and GC's threads.
             double cpuMs = (threads.getCurrentThreadCpuTime() - cpuStart) / 1e6;
-            double processCpuMs = (os.getProcessCpuTime() - processCpuStart) / 1e6;
+            double processCpuMs = (PhaseWindow.processCpuNanos() - processCpuStart) / 1e6;
             return String.format(java.util.Locale.ROOT,
                     "COLD side=%s jobs=%d per_s=%.0f seconds=%.4f thread_cpu_ms=%.1f process_cpu_ms=%.1f client_build_ms=%.1f",
                     side, jobs, jobs / seconds, seconds, cpuMs, processCpuMs, side.equals("raw") ? 0.0 : buildMs);

@@ -76,6 +76,7 @@ final class PhaseWindow {
         return compilerInWindow < 0 ? -1 : compilerInWindow / 1e3 / jobs;
     }
 
+    /** This JVM's CPU so far, every thread's (the JIT compiler's and the collector's too), in nanoseconds. */
     static long processCpuNanos() {
         return ((OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
     }
