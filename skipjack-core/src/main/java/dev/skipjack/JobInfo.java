@@ -13,10 +13,13 @@ import java.util.List;
  * limited, rate-limited or ordered job as stored ({@code kind:...}, {@code kind-rate:...},
  * {@code key:...}, {@code rate:...}, {@code seq:...}; F-12, F-13), null for others: a
  * {@code waiting} job with one waits for a slot of that key ({@link SkipjackAdmin#concurrencyKeys()}).
+ * {@code stopRequested} is {@link JobState#CANCELLED} or {@link JobState#DISCARDED} for a running job an
+ * operator cancelled or discarded ({@link SkipjackAdmin#cancel}): it stays running, holding its keys, until
+ * its handler has stopped; null otherwise.
  */
 public record JobInfo(long id, String queue, String kind, String argsJson, int priority, JobState state,
                       Instant runAt, int attempt, int maxAttempts, List<JobError> errors, String claimedBy,
                       Instant leaseUntil, Instant createdAt, Instant attemptedAt, Instant finishedAt, String uniqueKey,
                       List<String> tags, String metadataJson, Long workflowId, String workflowStep,
-                      String outputJson, String concurrencyKey) {
+                      String outputJson, String concurrencyKey, JobState stopRequested) {
 }

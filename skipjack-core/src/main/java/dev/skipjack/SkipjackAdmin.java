@@ -375,8 +375,17 @@ public final class SkipjackAdmin {
     /**
      * Applies {@code action} to one job; false when the job does not exist or its state does not
      * allow it. A workflow's job (F-14) can be cancelled or discarded, also while it waits for its
-     * parents, and its workflow advances at once as its policy says; it is never retried nor
-     * deleted here (retention deletes it with its finished workflow).
+     * parents, and its workflow advances as its policy says; it is never retried nor deleted here
+     * (retention deletes it with its finished workflow).
+     * <p>
+     * Cancel and discard end a job at once, except a running one: that is asked to stop. It stays
+     * {@code running}, holding its concurrency slot, its sequence turn and its unique key, with
+     * {@link JobInfo#stopRequested()} set; its worker interrupts the handler at its next heartbeat
+     * (within a third of the lease) and records the requested state when the handler returns, or
+     * {@code completed} if the handler completed the job first. If the worker is gone, the job
+     * ends as requested when its lease expires. Until then a retry is refused (the job is
+     * running), and nothing else can take its key. A transactional job's row is held by its own
+     * transaction while it runs, so it is not asked to stop (docs/state-machine.md).
      */
     public boolean act(JobAction action, long id) {
         return apply(action, null, new long[] {id}) == 1;
@@ -488,7 +497,8 @@ public final class SkipjackAdmin {
                     List<WorkflowProgress.Ended> inWorkflows = new ArrayList<>();
                     for (Row r : changedRows) {
                         Long workflowId = r.getLongOrNull(3);
-                        if (workflowId != null) {
+                        // A running job was only asked to stop: its workflow advances when it ends.
+                        if (workflowId != null && !"running".equals(r.getString(4))) {
                             inWorkflows.add(new WorkflowProgress.Ended(r.getLong(1), workflowId, ended));
                         }
                     }

@@ -1,5 +1,9 @@
 package dev.skipjack;
 
+import dev.skipjack.internal.maintenance.LeaseRescuer;
+import dev.skipjack.internal.sql.Dialect;
+import dev.skipjack.internal.sql.SqlStatements;
+import dev.skipjack.internal.sql.TableNames;
 import dev.skipjack.support.DatabaseTest;
 import org.junit.jupiter.api.Test;
 
@@ -19,7 +23,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code now()} is taken when the server starts on it, before it waits for a table lock and before
  * its snapshot; a cancel that waited could see a job whose claim committed during the wait and
  * stamp it as ended before it began. The claim here commits inside the lock holder's transaction
- * while the operator's statement waits for that lock.
+ * while the operator's statement waits for that lock. The statement then finds the job running
+ * and only asks it to stop (schema version 15); the job ends when its worker, gone here, has its
+ * lease rescued, after it started.
  */
 class OperatorEndTimeTest extends DatabaseTest {
 
@@ -72,7 +78,15 @@ class OperatorEndTimeTest extends DatabaseTest {
         assertThat(ended.get(WAIT.toSeconds(), TimeUnit.SECONDS)).as("the job was ended").isTrue();
     }
 
-    private void assertEndedAfterStart(Skipjack client, long id, JobState state) {
+    private void assertEndedAfterStart(Skipjack client, long id, JobState state) throws Exception {
+        JobInfo asked = client.find(id).orElseThrow();
+        assertThat(asked.state()).as("claimed during the wait: asked to stop, not ended").isEqualTo(JobState.RUNNING);
+        assertThat(asked.stopRequested()).isEqualTo(state);
+        assertThat(asked.finishedAt()).isNull();
+        execute("UPDATE " + jobsTable() + " SET lease_until = " + nowPlus(Duration.ofSeconds(-1)) + " WHERE id = " + id);
+        SqlStatements sql = Dialect.of(backend().backend()).statements(new TableNames(schema, "skipjack_"), new DatabaseClock());
+        assertThat(new LeaseRescuer(dataSource, sql).rescueAll()).isEqualTo(1);
+
         JobInfo job = client.find(id).orElseThrow();
         assertThat(job.state()).isEqualTo(state);
         assertThat(job.finishedAt()).as("finished_at of a job attempted at %s", job.attemptedAt())

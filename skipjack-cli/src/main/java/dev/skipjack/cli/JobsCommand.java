@@ -162,7 +162,8 @@ public final class JobsCommand implements Runnable {
                 if (db.sharded()) {
                     out.printf("  shard      %s (%s)%n", address.shard(), db.displayNames().get(address.shard()));
                 }
-                out.printf("  state      %s%n", j.state().dbValue());
+                out.printf("  state      %s%s%n", j.state().dbValue(), j.stopRequested() == null ? ""
+                        : " (" + j.stopRequested().dbValue() + " by an operator: ends when its handler has stopped)");
                 out.printf("  attempt    %d of %d%n", j.attempt(), j.maxAttempts());
                 if (log.progress() != null) {
                     JobLog.Progress p = log.progress();

@@ -69,6 +69,7 @@ public final class JobJson {
         n.put("workflowId", j.workflowId());
         n.put("workflowStep", j.workflowStep());
         n.put("concurrencyKey", j.concurrencyKey());
+        n.put("stopRequested", j.stopRequested() == null ? null : j.stopRequested().dbValue());
         n.put("errorCount", j.errors().size());
         // Without its stack: a page of fifty jobs should not carry fifty stack traces.
         n.set("lastError", j.errors().isEmpty() ? NODES.nullNode() : error(j.errors().get(j.errors().size() - 1), false));

@@ -21,8 +21,9 @@ import javax.sql.DataSource;
  * two nodes ever both run it (a leadership hand-over), concurrent rescuers
  * split the work with SKIP LOCKED and the statement re-checks each row, so running it twice, or
  * racing a completion, is harmless. Each batch is one short transaction, in which a workflow's job
- * discarded on its last attempt also advances its workflow (F-14); a round first reads whether any
- * lease expired at all, so an idle round writes nothing.
+ * discarded on its last attempt, or ended as an operator asked while it ran, also advances its
+ * workflow (F-14); a round first reads whether any lease expired at all, so an idle round writes
+ * nothing.
  */
 public final class LeaseRescuer {
 
@@ -59,8 +60,10 @@ public final class LeaseRescuer {
                     List<WorkflowProgress.Ended> ended = new ArrayList<>();
                     for (Row r : rows) {
                         Long workflowId = r.getLongOrNull(2);
-                        if (workflowId != null && "discarded".equals(r.getString(3))) {
-                            ended.add(new WorkflowProgress.Ended(r.getLong(1), workflowId, "discarded"));
+                        String state = r.getString(3);
+                        // Discarded out of attempts, or ended as an operator asked (stop_requested).
+                        if (workflowId != null && ("discarded".equals(state) || "cancelled".equals(state))) {
+                            ended.add(new WorkflowProgress.Ended(r.getLong(1), workflowId, state));
                         }
                     }
                     workflows.advance(tx, ended);

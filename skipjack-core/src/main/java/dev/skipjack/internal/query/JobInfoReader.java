@@ -30,7 +30,12 @@ public final class JobInfoReader {
                 rs.getInt(9), errors(rs.getString(10)), rs.getString(11), dialect.getInstant(rs, 12),
                 dialect.getInstant(rs, 13), dialect.getInstant(rs, 14), dialect.getInstant(rs, 15),
                 rs.getString(16), tags(rs.getString(17)), rs.getString(18), longOrNull(rs, 19), rs.getString(20),
-                rs.getString(21), rs.getString(22));
+                rs.getString(21), rs.getString(22), stopRequested(rs.getString(23)));
+    }
+
+    /** The state an operator asked the running job to end in; null when none (or not 'cancelled' or 'discarded'). */
+    private static JobState stopRequested(String state) {
+        return "cancelled".equals(state) || "discarded".equals(state) ? JobState.fromDb(state) : null;
     }
 
     /** The tags from their JSON array; tags that do not parse are shown as one, rather than failing the read. */

@@ -41,7 +41,8 @@ public final class Migrator {
             // After V009, which rebuilds SQLite's jobs table with the columns it knew (V008 is unused).
             new Migration(12, "concurrency"),
             new Migration(13, "queue_name_check"),
-            new Migration(14, "trace_context"));
+            new Migration(14, "trace_context"),
+            new Migration(15, "stop_requested"));
 
     record Migration(int version, String name) {
     }

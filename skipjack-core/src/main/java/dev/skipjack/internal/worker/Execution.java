@@ -28,6 +28,8 @@ public final class Execution {
     private volatile ExecutionReports reports;
     /** What the handler threw, if it threw; the transactional runner tells a deadlock from a failure by it. */
     private Throwable handlerFailure;
+    /** The state an operator asked the job to end in ('cancelled', 'discarded'), as the heartbeat read it; null: none. */
+    private volatile String stopRequested;
 
     Execution(String queue, long id, int attempt, boolean transactional, long leaseValidUntilNanos) {
         this.queue = queue;
@@ -86,6 +88,21 @@ public final class Execution {
     /** True when this worker can no longer be sure it still holds the job's lease. */
     boolean leaseMayHaveExpired(long nowNanos) {
         return nowNanos - leaseValidUntilNanos > 0;
+    }
+
+    /**
+     * Records an operator's request to end the job in {@code state}; true the first time, when the
+     * caller interrupts the handler.
+     */
+    boolean requestStop(String state) {
+        boolean first = stopRequested == null;
+        stopRequested = state;
+        return first;
+    }
+
+    /** The state an operator asked this execution's job to end in, or null. */
+    String stopRequested() {
+        return stopRequested;
     }
 
     void markTimedOut() {

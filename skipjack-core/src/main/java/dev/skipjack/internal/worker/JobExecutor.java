@@ -204,6 +204,11 @@ final class JobExecutor {
                         "not started: the execution was settled before its handler began", null, kind.options(),
                         workerId);
             }
+            if (execution.stopRequested() != null) {
+                // An operator cancelled or discarded it while it waited in this worker's buffer:
+                // the heartbeat's interrupt found no thread, and the handler never starts.
+                return translator.stopped(claimed, execution.stopRequested(), "before its handler started", workerId);
+            }
             Outcome outcome;
             try (JobMdc ignored = JobMdc.put(claimed)) {
                 outcome = interceptors.active()

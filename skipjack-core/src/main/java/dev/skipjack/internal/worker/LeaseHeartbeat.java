@@ -12,8 +12,10 @@ import org.slf4j.LoggerFactory;
 import java.sql.Connection;
 import java.time.Duration;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import javax.sql.DataSource;
 
@@ -21,10 +23,12 @@ import javax.sql.DataSource;
  * Extends the leases of every lease-mode execution this process holds, in one statement, on the
  * database clock (F-3). Runs on a thread of its own so that no other work can delay it.
  *
- * <p>An execution stops counting when its job is no longer ours: when the database did not extend
- * its lease (cancelled by an operator, or rescued after a stall), or when this worker has not managed to extend it for a whole
- * lease (database unreachable: another worker may already have it). Its handler is interrupted and
- * its outcome will not be recorded; the rescued copy is the one that counts.
+ * <p>An execution an operator cancelled or discarded keeps its lease: its handler is interrupted
+ * and the job ends when the handler returns. An execution stops counting when its job is no
+ * longer ours: when the database did not extend its lease (rescued after a stall, or ended
+ * elsewhere), or when this worker has not managed to extend it for a whole lease (database
+ * unreachable: another worker may already have it). Its handler is interrupted and its outcome
+ * will not be recorded; the rescued copy is the one that counts.
  */
 final class LeaseHeartbeat implements Runnable {
 
@@ -65,6 +69,7 @@ final class LeaseHeartbeat implements Runnable {
         long sentAt = System.nanoTime();
         // (id, attempt) pairs: this process may hold a stale and a current attempt of one job.
         Set<List<Long>> extended = new HashSet<>();
+        Map<List<Long>, String> stopRequested = new HashMap<>();
         try (Connection c = Transactions.autoCommit(dataSource)) {
             for (Row r : sql.dialect().updateReturning(c, sql, "extend_leases",
                     Params.of().rows(List.of(ListType.BIGINT, ListType.INTEGER), List.of(
@@ -72,17 +77,39 @@ final class LeaseHeartbeat implements Runnable {
                                     leased.stream().map(Execution::attempt).toList()))
                             .text(workerId),
                     Params.of().bigint(lease.toMillis()))) {
-                extended.add(List.of(r.getLong(1), r.getLong(2)));
+                List<Long> execution = List.of(r.getLong(1), r.getLong(2));
+                extended.add(execution);
+                String stop = r.getString(3);
+                if (stop != null) {
+                    stopRequested.put(execution, stop);
+                }
             }
         }
         long leaseNanos = lease.toNanos();
         for (Execution e : leased) {
-            if (extended.contains(List.of(e.id(), (long) e.attempt()))) {
+            List<Long> execution = List.of(e.id(), (long) e.attempt());
+            if (extended.contains(execution)) {
                 e.leaseExtended(sentAt, leaseNanos);
+                String stop = stopRequested.get(execution);
+                if (stop != null) {
+                    stop(e, stop);
+                }
             } else if (tracker.isTracked(e)) {
                 // Written by the completer in the meantime, or rescued from us after a stall.
-                abandon(e, "its lease could not be extended (the job was cancelled, or rescued after a stall)");
+                abandon(e, "its lease could not be extended (the job was rescued after a stall, or ended elsewhere)");
             }
+        }
+    }
+
+    /**
+     * An operator cancelled or discarded the running job: its handler is interrupted, once, and the
+     * execution still counts (its lease is extended) until the handler returns, when its outcome is
+     * recorded as the requested state unless it completed the job ({@link LeasedCompletions}).
+     */
+    private static void stop(Execution e, String state) {
+        if (e.requestStop(state) && !e.isSettled()) {
+            log.info("job {} attempt {}: an operator asked for it to be {}; interrupting its handler", e.id(), e.attempt(), state);
+            e.interrupt();
         }
     }
 

@@ -21,12 +21,19 @@ final class LeasedCompletions {
         this.workerId = workerId;
     }
 
-    /** Records {@code completion} when this caller is the first to settle {@code execution}; true if it was. */
+    /**
+     * Records {@code completion} when this caller is the first to settle {@code execution}; true if
+     * it was. When an operator cancelled or discarded the running job, an outcome that does not end
+     * it (a failure, such as the interrupt the heartbeat sent, a retry or a snooze) is recorded as
+     * the state the operator asked for; a handler that completed the job completes it.
+     */
     boolean settle(Execution execution, Completion completion) {
         if (!execution.settle()) {
             return false;
         }
-        completer.submit(execution, completion);
+        String stop = execution.stopRequested();
+        completer.submit(execution, stop == null || completion.isTerminal() ? completion
+                : translator.stopped(completion, stop, workerId));
         return true;
     }
 

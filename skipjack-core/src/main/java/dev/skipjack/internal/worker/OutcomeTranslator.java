@@ -133,6 +133,49 @@ final class OutcomeTranslator {
                 node.toString()).inWorkflow(original.workflowId()).withConcurrencyKey(original.concurrencyKey());
     }
 
+    /**
+     * A job an operator cancelled or discarded while it ran here ({@code state}), whose handler
+     * did not complete it ({@code original}: the failure, retry or snooze it ended with instead):
+     * it ends as the operator asked, the handler's own end told in the recorded error.
+     */
+    Completion stopped(Completion original, String state, String workerId) {
+        ObjectNode node = mapper.createObjectNode();
+        node.put("attempt", original.attempt());
+        node.put("class", stopClass(state));
+        node.put("message", clean(trim(stopMessage(state, "; its handler then " + endOf(original)), MAX_MESSAGE_CHARS)));
+        node.put("worker", workerId);
+        return new Completion(original.id(), original.attempt(), state, null, 0, node.toString())
+                .inWorkflow(original.workflowId()).withConcurrencyKey(original.concurrencyKey());
+    }
+
+    /** As {@link #stopped(Completion, String, String)}, for a job whose handler never ran ({@code when}). */
+    Completion stopped(ClaimedJob job, String state, String when, String workerId) {
+        return new Completion(job.id(), job.attempt(), state, null, 0,
+                error(job, stopClass(state), stopMessage(state, " " + when), null, workerId))
+                .inWorkflow(job.workflowId()).withConcurrencyKey(job.concurrencyKey());
+    }
+
+    private static String stopClass(String state) {
+        return "cancelled".equals(state) ? "Cancelled" : "Discarded";
+    }
+
+    private static String stopMessage(String state, String detail) {
+        return ("cancelled".equals(state) ? "cancelled" : "discarded") + " by an operator while running" + detail;
+    }
+
+    /** How a handler's run ended, from the completion it gave: its failure, or its request to run again. */
+    private String endOf(Completion original) {
+        if (original.errorJson() == null) {
+            return "asked to run again (" + original.state() + ")";
+        }
+        try {
+            com.fasterxml.jackson.databind.JsonNode error = mapper.readTree(original.errorJson());
+            return "ended with " + error.path("class").asText("?") + ": " + error.path("message").asText("");
+        } catch (Exception e) {
+            return "failed";
+        }
+    }
+
     /** A job that can never run as stored (e.g. args that do not deserialize): discarded at once. */
     Completion discard(ClaimedJob job, String errorClass, String message, Throwable cause, String workerId) {
         return new Completion(job.id(), job.attempt(), "discarded", null, 0, error(job, errorClass, message, cause, workerId))

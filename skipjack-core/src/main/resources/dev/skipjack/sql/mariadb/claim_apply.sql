@@ -3,6 +3,8 @@
 -- list drives the join (STRAIGHT_JOIN): on a small table the optimizer otherwise scans PRIMARY
 -- first and waits on every row another transaction holds (seen: a claim stuck behind an
 -- enqueue's uncommitted insert).
+-- stop_requested is reset: an operator's request to stop a running job belongs to the execution
+-- it was made for, never to the next one.
 -- Index: primary key.
 -- Parameters: ids (JSON array), worker id, lease in milliseconds.
 UPDATE JSON_TABLE(?, '$[*]' COLUMNS (id BIGINT PATH '$')) AS c
@@ -11,4 +13,5 @@ SET j.state        = 'running',
     j.attempt      = j.attempt + 1,
     j.attempted_at = {{now}},
     j.claimed_by   = ?,
-    j.lease_until  = {{now}} + INTERVAL (? * 1000) MICROSECOND
+    j.lease_until  = {{now}} + INTERVAL (? * 1000) MICROSECOND,
+    j.stop_requested = NULL

@@ -3,10 +3,11 @@
 -- The id list drives the join (STRAIGHT_JOIN): each job is read by primary key, never by a scan.
 -- A workflow's waiting job (F-14) can be cancelled too; the caller then advances its workflow in
 -- the same transaction (its dependents are cancelled, or released under CONTINUE), so it returns
--- the job's workflow_id.
+-- the job's workflow_id, and its state: a running job is only asked to stop (see
+-- discard_jobs_apply.sql), and its workflow advances when it really ends.
 -- Index: primary key.
 -- Parameters: ids (JSON array).
-SELECT j.id, j.queue, j.workflow_id
+SELECT j.id, j.queue, j.workflow_id, j.state
 FROM JSON_TABLE(?, '$[*]' COLUMNS (id BIGINT PATH '$')) AS c
 STRAIGHT_JOIN {{jobs}} AS j FORCE INDEX (PRIMARY) ON j.id = c.id
 WHERE j.state IN ('waiting', 'scheduled', 'available', 'running', 'retryable')

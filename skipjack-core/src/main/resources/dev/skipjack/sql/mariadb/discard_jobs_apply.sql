@@ -1,6 +1,14 @@
--- Operator discard, step 2 of 2: as cancel_jobs_apply.sql, ending in 'discarded'.
+-- Operator discard, step 2 of 2: a running lease-mode job is not ended here but asked to stop
+-- (stop_requested = 'discarded'): it keeps its lease, its key's slot and its unique key until its
+-- worker ends the execution, or the rescue does at the lease's expiry, as on PostgreSQL (see
+-- postgres/discard_jobs.sql). Every other job ends at once.
+-- The running rows keep their state, so every assignment reads the same j.state whatever order
+-- the server evaluates them in (a multi-table UPDATE promises none).
 -- Index: primary key.
 -- Parameters: ids (JSON array).
 UPDATE JSON_TABLE(?, '$[*]' COLUMNS (id BIGINT PATH '$')) AS c
 STRAIGHT_JOIN {{jobs}} AS j FORCE INDEX (PRIMARY) ON j.id = c.id
-SET j.state = 'discarded', j.finished_at = {{now}}, j.lease_until = NULL
+SET j.stop_requested = CASE WHEN j.state = 'running' THEN 'discarded' END,
+    j.finished_at    = CASE WHEN j.state = 'running' THEN NULL ELSE {{now}} END,
+    j.lease_until    = CASE WHEN j.state = 'running' THEN j.lease_until END,
+    j.state          = CASE WHEN j.state = 'running' THEN 'running' ELSE 'discarded' END

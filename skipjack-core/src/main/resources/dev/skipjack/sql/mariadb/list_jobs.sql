@@ -7,7 +7,8 @@
 --             in UTC or null), args containment (JSON text or null), tag (or null), cursor id (or null), limit.
 SELECT id, queue, kind, args, priority, state, run_at, attempt, max_attempts, errors,
        claimed_by, lease_until, created_at, attempted_at, finished_at, unique_key, tags, metadata,
-       workflow_id, workflow_step, output, concurrency_key
+       workflow_id, workflow_step, output, concurrency_key,
+       CASE WHEN state = 'running' THEN stop_requested END
 FROM {{jobs}}
 WHERE (? IS NULL OR JSON_CONTAINS(?, JSON_QUOTE(queue)))
   AND (? IS NULL OR JSON_CONTAINS(?, JSON_QUOTE(kind)))

@@ -5,9 +5,12 @@
 -- workflow in the same transaction (F-14).
 -- A job of a rate-limited key (F-12) that will run again waits to be admitted again ('waiting'):
 -- its next start must fit the rate too.
+-- A job an operator asked to stop (stop_requested, V015) whose worker is gone ends as asked,
+-- without another attempt.
 -- Index: jobs_lease_idx (state, lease_until).
 -- Parameters: limit.
-SELECT id, workflow_id, CASE WHEN attempt >= max_attempts THEN 'discarded'
+SELECT id, workflow_id, CASE WHEN stop_requested IN ('cancelled', 'discarded') THEN stop_requested
+                        WHEN attempt >= max_attempts THEN 'discarded'
                         WHEN concurrency_order = 'rate' THEN 'waiting' ELSE 'available' END
 FROM {{jobs}} FORCE INDEX ({{prefix}}jobs_lease_idx)
 WHERE state = 'running'

@@ -1,12 +1,9 @@
--- Operator cancel: ends jobs that have not finished. A running lease-mode job is marked cancelled
--- and loses its lease; its handler is not interrupted, but its outcome is then ignored because
--- complete_jobs.sql and record_outcomes.sql only touch rows still 'running'.
--- Rows held by a running transactional job are skipped (SKIP LOCKED), never waited for.
--- A workflow's waiting job (F-14) can be cancelled too; the caller then advances its workflow in
--- the same transaction (its dependents are cancelled, or released under CONTINUE), so it returns
--- the job's workflow_id.
--- finished_at: the instant the row is taken (evaluation_now), not the statement's start, which is
--- before any lock wait: a job whose claim committed during the wait must not end before it began.
+-- Operator cancel: ends jobs that have not finished. A running lease-mode job is only asked to
+-- stop (stop_requested): it keeps its lease and its keys until its worker ends it, or the rescue
+-- does (docs/state-machine.md). Rows of running transactional jobs are skipped (SKIP LOCKED).
+-- Returns workflow_id (a workflow's ended job advances it in the caller's transaction, F-14) and
+-- the new state ('running': asked to stop). finished_at: evaluation_now, when the row is taken.
+-- Kept short: pg_stat_activity shows a statement's first 1,024 bytes (OperatorEndTimeTest).
 -- Index: primary key.
 -- Parameters: ids.
 WITH target AS (
@@ -16,9 +13,10 @@ WITH target AS (
     FOR UPDATE SKIP LOCKED
 )
 UPDATE {{jobs}} AS j
-SET state       = 'cancelled',
-    finished_at = {{evaluation_now}},
-    lease_until = NULL
+SET state          = CASE WHEN j.state = 'running' THEN 'running' ELSE 'cancelled' END,
+    finished_at    = CASE WHEN j.state = 'running' THEN NULL ELSE {{evaluation_now}} END,
+    lease_until    = CASE WHEN j.state = 'running' THEN j.lease_until END,
+    stop_requested = CASE WHEN j.state = 'running' THEN 'cancelled' END
 FROM target
 WHERE j.id = target.id
-RETURNING j.id, j.queue, j.workflow_id
+RETURNING j.id, j.queue, j.workflow_id, j.state

@@ -3,6 +3,8 @@
 -- one id instead of the head of a queue. In auto-commit for a lease-mode kind; inside the job's
 -- transaction for a transactional or two-phase kind, like claim_transactional.sql.
 -- SKIP LOCKED: a job another worker is claiming right now is left to it (no row comes back).
+-- stop_requested is reset: an operator's request to stop a running job belongs to the execution
+-- it was made for, never to the next one.
 -- Index: primary key.
 -- Parameters: job id, worker id, lease in milliseconds.
 -- attempted_at and lease_until: the instant the row is taken (evaluation_now), not the statement's
@@ -19,7 +21,8 @@ SET state        = 'running',
     attempt      = j.attempt + 1,
     attempted_at = {{evaluation_now}},
     claimed_by   = ?,
-    lease_until  = {{evaluation_now}} + ? * interval '1 millisecond'
+    lease_until  = {{evaluation_now}} + ? * interval '1 millisecond',
+    stop_requested = NULL
 FROM next
 WHERE j.id = next.id
 RETURNING j.id, j.queue, j.kind, j.args::text, j.priority, j.attempt, j.max_attempts,

@@ -7,6 +7,8 @@
 -- outputs and the completion to advance the workflow (F-14); concurrency_key (F-12, F-13) tells the
 -- completion to admit the key's next job; trace_context (V014) is what the enqueuing client's
 -- JobInterceptors stored, for the handler's run. Plain jobs pay four null columns.
+-- stop_requested is reset: an operator's request to stop a running job belongs to the execution
+-- it was made for, never to the next one.
 -- Index: jobs_claim_idx (queue, priority, run_at, id) WHERE state = 'available'.
 -- Parameters: queue, transactional kinds, limit, worker id, lease in milliseconds.
 -- attempted_at and lease_until: the instant the row is taken (evaluation_now), not the statement's
@@ -26,7 +28,8 @@ SET state        = 'running',
     attempt      = j.attempt + 1,
     attempted_at = {{evaluation_now}},
     claimed_by   = ?,
-    lease_until  = {{evaluation_now}} + ? * interval '1 millisecond'
+    lease_until  = {{evaluation_now}} + ? * interval '1 millisecond',
+    stop_requested = NULL
 FROM next
 WHERE j.id = next.id
 RETURNING j.id, j.queue, j.kind, j.args::text, j.priority, j.attempt, j.max_attempts,

@@ -5,6 +5,9 @@
 -- order of the ids (sorted by the caller, as for every batch update of running jobs, so a
 -- heartbeat and an acknowledgement touching the same jobs cannot deadlock), the guards checked
 -- on the locked row, never a scan of the running jobs per id.
+-- Each row also says whether an operator asked for the job to stop (stop_requested: the state
+-- to end it in): the worker then interrupts its handler. The lease is extended all the same:
+-- the job holds its key and its unique key until its handler has really stopped.
 -- Index: primary key.
 -- Parameters: ids (ascending), attempts, worker id, lease in milliseconds.
 WITH mine AS (
@@ -21,4 +24,4 @@ UPDATE {{jobs}} AS j
 SET lease_until = {{now}} + ? * interval '1 millisecond'
 FROM mine
 WHERE j.id = mine.id
-RETURNING j.id, j.attempt
+RETURNING j.id, j.attempt, j.stop_requested

@@ -8,7 +8,8 @@
 --             null), args containment (jsonb text or null), tag (or null), cursor id (or null), limit.
 SELECT id, queue, kind, args::text, priority, state, run_at, attempt, max_attempts, errors::text,
        claimed_by, lease_until, created_at, attempted_at, finished_at, unique_key, array_to_json(tags)::text, metadata::text,
-       workflow_id, workflow_step, output::text, concurrency_key
+       workflow_id, workflow_step, output::text, concurrency_key,
+       CASE WHEN state = 'running' THEN stop_requested END
 FROM {{jobs}}
 WHERE (?::text[] IS NULL OR queue = ANY (?::text[]))
   AND (?::text[] IS NULL OR kind = ANY (?::text[]))

@@ -7,6 +7,8 @@
 -- workflow in the same transaction (F-14).
 -- A job of a rate-limited key (F-12) that will run again waits to be admitted again ('waiting'):
 -- its next start must fit the rate too.
+-- A job an operator asked to stop (stop_requested, V015) whose worker is gone ends as asked,
+-- without another attempt.
 -- Index: jobs_lease_idx (lease_until) WHERE state = 'running'.
 -- Parameters: limit.
 WITH expired AS (
@@ -19,9 +21,11 @@ WITH expired AS (
     FOR UPDATE SKIP LOCKED
 )
 UPDATE {{jobs}} AS j
-SET state       = CASE WHEN j.attempt >= j.max_attempts THEN 'discarded'
+SET state       = CASE WHEN j.stop_requested IN ('cancelled', 'discarded') THEN j.stop_requested
+                        WHEN j.attempt >= j.max_attempts THEN 'discarded'
                         WHEN j.concurrency_order = 'rate' THEN 'waiting' ELSE 'available' END,
-    finished_at = CASE WHEN j.attempt >= j.max_attempts THEN {{now}} END,
+    finished_at = CASE WHEN j.stop_requested IN ('cancelled', 'discarded') OR j.attempt >= j.max_attempts
+                        THEN {{now}} END,
     lease_until = NULL,
     errors      = j.errors || jsonb_build_array(jsonb_build_object(
                       'at', {{now}},

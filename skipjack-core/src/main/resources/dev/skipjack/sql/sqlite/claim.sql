@@ -9,6 +9,8 @@
 -- outputs and the completion to advance the workflow (F-14); concurrency_key (F-12, F-13) tells the
 -- completion to admit the key's next job; trace_context (V014) is what the enqueuing client's
 -- JobInterceptors stored, for the handler's run. Plain jobs pay four null columns.
+-- stop_requested is reset: an operator's request to stop a running job belongs to the execution
+-- it was made for, never to the next one.
 -- Index: jobs_claim_idx (queue, priority, run_at) WHERE state = 'available', read in order (no
 -- temporary b-tree for the ORDER BY; ClaimPlanTest).
 -- Parameters: ?1 queue, ?2 kinds this claimer must leave alone (JSON array), ?3 limit,
@@ -18,7 +20,8 @@ SET state        = 'running',
     attempt      = attempt + 1,
     attempted_at = {{now}},
     claimed_by   = ?4,
-    lease_until  = {{now}} + ?5 * 1000
+    lease_until  = {{now}} + ?5 * 1000,
+    stop_requested = NULL
 WHERE id IN (
         SELECT id
         FROM {{jobs}}

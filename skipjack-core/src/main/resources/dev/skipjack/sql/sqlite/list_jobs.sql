@@ -9,7 +9,8 @@
 --             microseconds or null), args filter (JSON object text or null), tag (or null), cursor id (or null), limit.
 SELECT id, queue, kind, args, priority, state, run_at, attempt, max_attempts, errors,
        claimed_by, lease_until, created_at, attempted_at, finished_at, unique_key, tags, metadata,
-       workflow_id, workflow_step, output, concurrency_key
+       workflow_id, workflow_step, output, concurrency_key,
+       CASE WHEN state = 'running' THEN stop_requested END
 FROM {{jobs}}
 WHERE (? IS NULL OR queue IN (SELECT value FROM json_each(?)))
   AND (? IS NULL OR kind IN (SELECT value FROM json_each(?)))

@@ -5,12 +5,16 @@
 -- workflow in the same transaction (F-14).
 -- A job of a rate-limited key (F-12) that will run again waits to be admitted again ('waiting'):
 -- its next start must fit the rate too.
+-- A job an operator asked to stop (stop_requested, V015) whose worker is gone ends as asked,
+-- without another attempt.
 -- Index: jobs_lease_idx (lease_until) WHERE state = 'running'.
 -- Parameters: limit.
 UPDATE {{jobs}}
-SET state       = CASE WHEN attempt >= max_attempts THEN 'discarded'
+SET state       = CASE WHEN stop_requested IN ('cancelled', 'discarded') THEN stop_requested
+                        WHEN attempt >= max_attempts THEN 'discarded'
                         WHEN concurrency_order = 'rate' THEN 'waiting' ELSE 'available' END,
-    finished_at = CASE WHEN attempt >= max_attempts THEN {{now}} END,
+    finished_at = CASE WHEN stop_requested IN ('cancelled', 'discarded') OR attempt >= max_attempts
+                        THEN {{now}} END,
     lease_until = NULL,
     errors      = json_insert(errors, '$[#]', json_object(
                       'at', strftime('%Y-%m-%dT%H:%M:%fZ', {{now}} / 1000000.0, 'unixepoch'),

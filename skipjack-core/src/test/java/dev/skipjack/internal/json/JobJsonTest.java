@@ -46,12 +46,13 @@ class JobJsonTest extends DatabaseTest {
 
     private long insertRunningJobWithOneFailure() {
         return queryLong("INSERT INTO " + jobsTable() + " (queue, kind, args, priority, state, run_at, attempt, max_attempts,"
-                + " errors, claimed_by, lease_until, created_at, attempted_at) VALUES ('payments', 'charge-card',"
+                + " errors, claimed_by, lease_until, created_at, attempted_at, stop_requested) VALUES ('payments', 'charge-card',"
                 + " '{\"orderId\": 9007199254740993, \"amount\": 10.50, \"note\": \"<b>rush</b>\"}', 5, 'running',"
                 + " '2026-03-01 09:00:00+00', 2, 3,"
                 + " '[{\"at\": \"2026-03-01T09:00:01.5+00:00\", \"attempt\": 1, \"class\": \"java.net.SocketTimeoutException\","
                 + "    \"message\": \"Read timed out\", \"worker\": \"node-a/1\", \"stack\": \"java.net.SocketTimeoutException: Read timed out\"}]',"
-                + " 'node-b/7', '2026-03-01 09:05:30+00', '2026-03-01 08:59:59+00', '2026-03-01 09:05:00+00') RETURNING id");
+                + " 'node-b/7', '2026-03-01 09:05:30+00', '2026-03-01 08:59:59+00', '2026-03-01 09:05:00+00', 'cancelled')"
+                + " RETURNING id");
     }
 
     @Test
@@ -83,6 +84,7 @@ class JobJsonTest extends DatabaseTest {
                   "workflowId": null,
                   "workflowStep": null,
                   "concurrencyKey": null,
+                  "stopRequested": "cancelled",
                   "output": null,
                   "errorCount": 1,
                   "lastError": {"at": "2026-03-01T09:00:01.500Z", "attempt": 1,

@@ -341,7 +341,8 @@ async function jobView(id) {
     el('div', { class: 'panel' }, el('dl', {},
       j.shard ? [el('dt', {}, 'Shard'), el('dd', { id: 'job-shard' }, j.shard)] : null,
       el('dt', {}, 'Queue'), el('dd', {}, j.queue),
-      el('dt', {}, 'State'), el('dd', { id: 'job-state' }, j.state),
+      el('dt', {}, 'State'), el('dd', { id: 'job-state' }, j.state +
+        (j.stopRequested ? ' (' + j.stopRequested + ' by an operator: ends when its handler has stopped)' : '')),
       el('dt', {}, 'Attempt'), el('dd', {}, j.attempt + ' of ' + j.maxAttempts),
       el('dt', {}, 'Progress'), el('dd', { id: 'job-progress' }, progress),
       el('dt', {}, 'Priority'), el('dd', {}, String(j.priority)),
