@@ -10,6 +10,7 @@ import java.sql.ResultSet;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import javax.sql.DataSource;
 
@@ -30,6 +31,10 @@ public final class PausedQueues {
     private final Consumer<Set<String>> onResumed;
     private volatile Set<String> paused = Set.of();
     private volatile boolean warned;
+    /** Numbers the reads in the order they start. */
+    private final AtomicLong reads = new AtomicLong();
+    /** The number of the read {@link #paused} comes from; guarded by {@code this}. */
+    private long publishedRead;
 
     /** {@code onResumed} is told which queues were just resumed, so their fetchers look for work at once. */
     public PausedQueues(DataSource dataSource, SqlStatements sql, Consumer<Set<String>> onResumed) {
@@ -42,8 +47,15 @@ public final class PausedQueues {
         return paused.contains(queue);
     }
 
-    /** Reads the paused names; on failure keeps the last known ones and logs once. */
+    /**
+     * Reads the paused names; on failure keeps the last known ones and logs once. Two reads may run
+     * at once (the timer's, and the one right after this node paused a queue), and only a read that
+     * started after the one already published replaces it: a timer's read that began before the
+     * pause committed, and ended after the pausing node's own read, would otherwise put the queue
+     * back to running on this node until the next round, and its fetchers claim from it meanwhile.
+     */
     public void refresh() {
+        long read = reads.incrementAndGet();
         Set<String> now = new HashSet<>();
         try (Connection c = dataSource.getConnection();
              PreparedStatement ps = c.prepareStatement(sql.get("paused_queues"));
@@ -60,9 +72,16 @@ public final class PausedQueues {
             }
             return;
         }
-        Set<String> resumed = new HashSet<>(paused);
-        resumed.removeAll(now);
-        paused = Set.copyOf(now);
+        Set<String> resumed;
+        synchronized (this) {
+            if (read < publishedRead) {
+                return; // a later read is already published
+            }
+            publishedRead = read;
+            resumed = new HashSet<>(paused);
+            resumed.removeAll(now);
+            paused = Set.copyOf(now);
+        }
         if (!resumed.isEmpty()) {
             onResumed.accept(resumed);
         }
