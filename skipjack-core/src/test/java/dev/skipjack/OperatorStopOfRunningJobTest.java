@@ -34,7 +34,11 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class OperatorStopOfRunningJobTest extends EveryBackendTest {
 
-    /** {@code does}: "hold" waits for the test (an interrupt makes it fail once released), "finish" waits and completes whatever happens, "quick" completes. */
+    /**
+     * {@code does}: "hold" waits for the test (an interrupt makes it fail once released), "finish"
+     * waits and completes whatever happens, "stubborn" swallows its first interrupt and fails at
+     * its second, "quick" completes.
+     */
     record Args(String name, String does) {
     }
 
@@ -67,6 +71,7 @@ class OperatorStopOfRunningJobTest extends EveryBackendTest {
         long start = System.nanoTime();
         started(name).countDown();
         boolean wasInterrupted = false;
+        int interrupts = 0;
         if (!job.args().does().equals("quick")) {
             // Waits for the test whatever happens, so the test decides when the handler really ends.
             while (true) {
@@ -78,6 +83,10 @@ class OperatorStopOfRunningJobTest extends EveryBackendTest {
                 } catch (InterruptedException e) {
                     wasInterrupted = true;
                     interrupted(name).countDown();
+                    if (++interrupts == 2 && job.args().does().equals("stubborn")) {
+                        ran.put(name, new long[] {start, System.nanoTime()});
+                        throw new IllegalStateException(name + " gave in at its second interrupt");
+                    }
                 }
             }
         }
@@ -202,6 +211,34 @@ class OperatorStopOfRunningJobTest extends EveryBackendTest {
         JobInfo ended = awaitState(s, a, JobState.COMPLETED, WAIT);
         assertThat(ended.errors()).as("its work was done: nothing to report").isEmpty();
         assertThat(ended.stopRequested()).isNull();
+    }
+
+    /** A failure on the last attempt would discard the job; the operator asked for it to be cancelled. */
+    @Test
+    void aCancelOnTheLastAttemptEndsTheJobCancelledNotDiscarded() throws Exception {
+        Skipjack s = worker();
+        long a = s.enqueueWithResult(job("a", "hold", EnqueueOptions.defaults().withMaxAttempts(1))).id();
+        awaitLatch("a started", started("a"));
+
+        askToStop(s, JobAction.CANCEL, a);
+        awaitLatch("a's handler interrupted", interrupted("a"));
+        release.countDown();
+
+        JobInfo ended = awaitState(s, a, JobState.CANCELLED, WAIT);
+        assertThat(ended.errors()).extracting(JobError::errorClass).containsExactly("Cancelled");
+    }
+
+    /** A handler that swallows an interrupt is interrupted again at the next heartbeat. */
+    @Test
+    void aHandlerThatSwallowsTheInterruptIsInterruptedAgain() throws Exception {
+        Skipjack s = worker();
+        long a = s.enqueueWithResult(job("a", "stubborn", EnqueueOptions.defaults())).id();
+        awaitLatch("a started", started("a"));
+
+        askToStop(s, JobAction.DISCARD, a);
+
+        JobInfo ended = awaitState(s, a, JobState.DISCARDED, WAIT);
+        assertThat(last(ended).message()).contains("gave in at its second interrupt");
     }
 
     @Test

@@ -352,8 +352,10 @@ public final class JobsCommand implements Runnable {
     }
 
     @Command(name = "cancel", mixinStandardHelpOptions = true,
-            description = {"Cancels jobs that have not finished. A running job's handler is not interrupted;"
-                    + " its outcome is ignored.", "Exit code 4 when nothing changed."})
+            description = {"Cancels jobs that have not finished. A running job is asked to stop: its handler is"
+                    + " interrupted at its node's next heartbeat and the job ends cancelled when it returns"
+                    + " (completed if it completed its work); until then it keeps its keys (jobs show: state).",
+                    "Exit code 4 when nothing changed."})
     static final class Cancel extends SimpleAction {
         @Override
         JobAction action() {
@@ -362,7 +364,8 @@ public final class JobsCommand implements Runnable {
     }
 
     @Command(name = "discard", mixinStandardHelpOptions = true,
-            description = {"Discards jobs that have not finished.", "Exit code 4 when nothing changed."})
+            description = {"Discards jobs that have not finished; a running job is asked to stop, as by cancel.",
+                    "Exit code 4 when nothing changed."})
     static final class Discard extends SimpleAction {
         @Override
         JobAction action() {

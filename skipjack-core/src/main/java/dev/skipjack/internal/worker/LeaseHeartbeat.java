@@ -102,15 +102,19 @@ final class LeaseHeartbeat implements Runnable {
     }
 
     /**
-     * An operator cancelled or discarded the running job: its handler is interrupted, once, and the
-     * execution still counts (its lease is extended) until the handler returns, when its outcome is
-     * recorded as the requested state unless it completed the job ({@link LeasedCompletions}).
+     * An operator cancelled or discarded the running job: its handler is interrupted, again at every
+     * heartbeat while it runs (a handler may swallow one interrupt), and the execution still counts
+     * (its lease is extended) until the handler returns, when its outcome is recorded as the
+     * requested state unless it completed the job ({@link LeasedCompletions}).
      */
     private static void stop(Execution e, String state) {
-        if (e.requestStop(state) && !e.isSettled()) {
-            log.info("job {} attempt {}: an operator asked for it to be {}; interrupting its handler", e.id(), e.attempt(), state);
-            e.interrupt();
+        if (e.isSettled()) {
+            return;
         }
+        if (e.requestStop(state)) {
+            log.info("job {} attempt {}: an operator asked for it to be {}; interrupting its handler", e.id(), e.attempt(), state);
+        }
+        e.interrupt();
     }
 
     /**

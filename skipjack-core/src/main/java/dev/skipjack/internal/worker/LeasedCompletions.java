@@ -23,17 +23,18 @@ final class LeasedCompletions {
 
     /**
      * Records {@code completion} when this caller is the first to settle {@code execution}; true if
-     * it was. When an operator cancelled or discarded the running job, an outcome that does not end
-     * it (a failure, such as the interrupt the heartbeat sent, a retry or a snooze) is recorded as
-     * the state the operator asked for; a handler that completed the job completes it.
+     * it was. When an operator cancelled or discarded the running job, any outcome but completion
+     * (a failure, such as the interrupt the heartbeat sent, also on the last attempt, a retry, a
+     * snooze, the handler's own discard) is recorded as the state the operator asked for; a handler
+     * that completed the job completes it.
      */
     boolean settle(Execution execution, Completion completion) {
         if (!execution.settle()) {
             return false;
         }
         String stop = execution.stopRequested();
-        completer.submit(execution, stop == null || completion.isTerminal() ? completion
-                : translator.stopped(completion, stop, workerId));
+        completer.submit(execution, stop == null || completion.isCompleted() || stop.equals(completion.state())
+                ? completion : translator.stopped(completion, stop, workerId));
         return true;
     }
 

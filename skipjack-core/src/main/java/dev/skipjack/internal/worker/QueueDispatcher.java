@@ -350,17 +350,21 @@ final class QueueDispatcher {
     /**
      * True when this execution's lease may have run out before its handler starts, most often
      * because its claim was answered late (a claim waiting on a cut network or a lock for longer
-     * than the lease): the database may have given the job to another worker meanwhile, so it is
-     * left to the rescuer and not started. The lease heartbeat's watchdog would abandon it too,
-     * but only on its next round, after the handler had begun. Same margin as the watchdog's.
+     * than the lease): the database may have given the job to another worker meanwhile, so its
+     * handler is not started. The job is handed back, its attempt given back: the write is guarded
+     * by (id, attempt, running), so it changes nothing when the job was rescued and claimed again
+     * meanwhile, and otherwise the job runs again at once instead of waiting for the rescue, which
+     * would count an attempt no handler ran (on the last attempt, discarding a job that never
+     * ran). The lease heartbeat's watchdog would abandon it too, but only on its next round, after
+     * the handler had begun. Same margin as the watchdog's.
      */
     private boolean abandonedAsLate(Execution e) {
-        if (!e.leaseMayHaveExpired(System.nanoTime() + LeaseHeartbeat.safetyMarginNanos(lease)) || !e.settle()) {
+        if (!e.leaseMayHaveExpired(System.nanoTime() + LeaseHeartbeat.safetyMarginNanos(lease))
+                || !completions.handBack(e, "did not start it: its claim was answered after its lease may have run out")) {
             return false;
         }
-        log.warn("job {} attempt {} not started: its lease may have run out since it was claimed; it is left to the"
-                + " lease rescuer", e.id(), e.attempt());
-        tracker.finish(e);
+        log.warn("job {} attempt {} not started: its lease may have run out since it was claimed; handed back",
+                e.id(), e.attempt());
         return true;
     }
 

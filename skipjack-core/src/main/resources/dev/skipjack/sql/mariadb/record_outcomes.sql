@@ -5,10 +5,10 @@
 -- JSON object as text) is appended to the history with the database time as ISO-8601 UTC. output (JSON
 -- text) is what a completing handler recorded (null: keep none).
 -- No assignment reads a column another one changes, so their order does not matter.
--- A job an operator asked to stop (stop_requested, V015) takes only an outcome that ends it: the
--- worker turns any other into the requested state, so one asking to run again here comes from a
--- worker that had not heard of the request yet; the row stays running and the rescue ends it as
--- requested when its lease expires (the worker stops extending it once its outcome is sent).
+-- A job an operator asked to stop (stop_requested, V015) takes only completion or the requested
+-- state: the worker turns any other outcome into the requested state, so another one here comes
+-- from a worker that had not heard of the request yet; the row stays running and the rescue ends
+-- it as requested when its lease expires (the worker stops extending it once its outcome is sent).
 -- Index: primary key.
 -- Parameters: outcomes (JSON array of [id, attempt, new state, delay ms or null, extra attempts,
 --             error or null, output or null], ascending ids).
@@ -32,4 +32,4 @@ SET j.state        = o.state,
     j.output       = CASE WHEN o.output IS NULL THEN j.output ELSE o.output END
 WHERE j.state = 'running'
   AND j.attempt = o.attempt
-  AND (j.stop_requested IS NULL OR o.state IN ('completed', 'discarded', 'cancelled'))
+  AND (j.stop_requested IS NULL OR o.state IN ('completed', j.stop_requested))

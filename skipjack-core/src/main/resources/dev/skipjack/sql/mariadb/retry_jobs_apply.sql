@@ -5,6 +5,8 @@
 -- key with the BLOCK policy too: admission takes the key's waiting jobs in enqueue order, so the
 -- job that blocked the key runs next, and one discarded behind the head waits for its turn (sent
 -- straight to available, it ran beside the head and before the jobs ahead of it).
+-- stop_requested is cleared: a request made while the job ran (and ignored by its completion)
+-- is not carried into its next execution, even one a node of an older version claims.
 -- Index: primary key.
 -- Parameters: ids (JSON array).
 UPDATE JSON_TABLE(?, '$[*]' COLUMNS (id BIGINT PATH '$')) AS c
@@ -12,4 +14,5 @@ STRAIGHT_JOIN {{jobs}} AS j FORCE INDEX (PRIMARY) ON j.id = c.id
 SET j.state = CASE WHEN j.concurrency_key IS NOT NULL
                              AND j.state IN ('completed', 'discarded', 'cancelled')
                         THEN 'waiting' ELSE 'available' END, j.run_at = {{now}}, j.finished_at = NULL,
+    j.stop_requested = NULL,
     j.max_attempts = GREATEST(j.max_attempts, j.attempt + 1)

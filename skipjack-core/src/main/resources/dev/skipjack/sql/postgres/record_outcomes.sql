@@ -5,10 +5,10 @@
 -- the database time. output (JSON text) is what a completing handler recorded (null: keep none).
 -- Times are statement_timestamp(), not now(): in transactional mode this statement runs in the
 -- claiming transaction, whose now() is the claim time, not the time the handler finished.
--- A job an operator asked to stop (stop_requested, V015) takes only an outcome that ends it: the
--- worker turns any other into the requested state, so one asking to run again here comes from a
--- worker that had not heard of the request yet; the row stays running and the rescue ends it as
--- requested when its lease expires (the worker stops extending it once its outcome is sent).
+-- A job an operator asked to stop (stop_requested, V015) takes only completion or the requested
+-- state: the worker turns any other outcome into the requested state, so another one here comes
+-- from a worker that had not heard of the request yet; the row stays running and the rescue ends
+-- it as requested when its lease expires (the worker stops extending it once its outcome is sent).
 -- Plan shape and lock order as complete_jobs.sql: one primary-key lookup per given id (ids sorted
 -- by the caller), guards checked on the locked row.
 -- Index: primary key.
@@ -23,7 +23,7 @@ WITH locked AS (
     ) AS j
     WHERE j.attempt = o.attempt
       AND j.state = 'running'
-      AND (j.stop_requested IS NULL OR o.state IN ('completed', 'discarded', 'cancelled'))
+      AND (j.stop_requested IS NULL OR o.state IN ('completed', j.stop_requested))
 )
 UPDATE {{jobs}} AS j
 SET state        = locked.state,

@@ -10,6 +10,8 @@
 -- key with the BLOCK policy too: admission takes the key's waiting jobs in enqueue order, so the
 -- job that blocked the key runs next, and one discarded behind the head waits for its turn (sent
 -- straight to available, it ran beside the head and before the jobs ahead of it).
+-- stop_requested is cleared: a request made while the job ran (and ignored by its completion)
+-- is not carried into its next execution, even one a node of an older version claims.
 -- Index: primary key; jobs_unique_idx for the holder.
 -- Parameters: ids.
 WITH target AS (
@@ -31,6 +33,7 @@ SET state        = CASE WHEN j.concurrency_key IS NOT NULL
                         THEN 'waiting' ELSE 'available' END,
     run_at       = {{now}},
     finished_at  = NULL,
+    stop_requested = NULL,
     max_attempts = greatest(j.max_attempts, j.attempt + 1)
 FROM target
 WHERE j.id = target.id

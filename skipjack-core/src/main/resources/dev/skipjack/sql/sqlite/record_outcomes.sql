@@ -4,10 +4,10 @@
 -- extra_attempts lets a snooze or hand-back keep the attempts it did not really spend; error (a
 -- JSON object as text) is appended to the history with the database time as ISO-8601 UTC. output
 -- (JSON text) is what a completing handler recorded (null: keep none).
--- A job an operator asked to stop (stop_requested, V015) takes only an outcome that ends it: the
--- worker turns any other into the requested state, so one asking to run again here comes from a
--- worker that had not heard of the request yet; the row stays running and the rescue ends it as
--- requested when its lease expires (the worker stops extending it once its outcome is sent).
+-- A job an operator asked to stop (stop_requested, V015) takes only completion or the requested
+-- state: the worker turns any other outcome into the requested state, so another one here comes
+-- from a worker that had not heard of the request yet; the row stays running and the rescue ends
+-- it as requested when its lease expires (the worker stops extending it once its outcome is sent).
 -- Index: primary key ('+state': the guard is checked on the row, never by a scan of the partial
 -- lease index, which the planner would pick when few jobs run; SqlitePlanTest).
 -- Parameters: ?1 ids, ?2 attempts, ?3 new states, ?4 delays (ms or null), ?5 extra attempts, ?6 errors (or null),
@@ -40,4 +40,4 @@ FROM (SELECT o_id.value AS out_id, o_att.value AS out_attempt, o_state.value AS 
 WHERE id = o.out_id
   AND +state = 'running'
   AND attempt = o.out_attempt
-  AND (stop_requested IS NULL OR o.new_state IN ('completed', 'discarded', 'cancelled'))
+  AND (stop_requested IS NULL OR o.new_state IN ('completed', stop_requested))

@@ -9,6 +9,8 @@
 -- key with the BLOCK policy too: admission takes the key's waiting jobs in enqueue order, so the
 -- job that blocked the key runs next, and one discarded behind the head waits for its turn (sent
 -- straight to available, it ran beside the head and before the jobs ahead of it).
+-- stop_requested is cleared: a request made while the job ran (and ignored by its completion)
+-- is not carried into its next execution, even one a node of an older version claims.
 -- Index: primary key; jobs_unique_idx for the holder.
 -- Parameters: ids (JSON array).
 UPDATE {{jobs}} AS t
@@ -17,6 +19,7 @@ SET state        = CASE WHEN t.concurrency_key IS NOT NULL
                         THEN 'waiting' ELSE 'available' END,
     run_at       = {{now}},
     finished_at  = NULL,
+    stop_requested = NULL,
     max_attempts = max(t.max_attempts, t.attempt + 1)
 WHERE t.id IN (SELECT value FROM json_each(?))
   AND t.state IN ('scheduled', 'retryable', 'completed', 'discarded', 'cancelled')
