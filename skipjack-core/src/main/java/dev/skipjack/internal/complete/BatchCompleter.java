@@ -219,7 +219,11 @@ public final class BatchCompleter<K> {
                 backoffMillis = 50;
             } catch (InterruptedException e) {
                 // stop() interrupts to end the idle wait; the loop drains what is left first.
-            } catch (Exception e) {
+            } catch (Throwable e) {
+                // Errors too (an acknowledgement callback's, a linkage error): this thread ending
+                // would drop the batch it holds, whose jobs would then stay running, their leases
+                // extended, until their node stops. The batch is written again (the writes are
+                // guarded, so a row already written is not changed twice).
                 if (stopping && System.nanoTime() - giveUpAtNanos > 0) {
                     return;
                 }

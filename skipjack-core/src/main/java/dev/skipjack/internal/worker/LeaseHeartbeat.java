@@ -59,7 +59,7 @@ final class LeaseHeartbeat implements Runnable {
             log.warn("lease heartbeat failed: {}", t.toString());
             ConnectionHints.note(sql.dialect(), t);
         }
-        abandonExpired(System.nanoTime());
+        abandonExpiredSafely(System.nanoTime());
     }
 
     /** @param leased a list of this call's own (the tracker's fresh copy): it is sorted in place */
@@ -125,7 +125,21 @@ final class LeaseHeartbeat implements Runnable {
      * lease (which starts later than the local one) can expire and the job be rescued.
      */
     public void abandonUnextendable() {
-        abandonExpired(System.nanoTime() + safetyMarginNanos(lease));
+        abandonExpiredSafely(System.nanoTime() + safetyMarginNanos(lease));
+    }
+
+    /**
+     * Never throws: both callers run on a scheduled executor, which cancels a task for good once it
+     * throws, and without this watchdog a handler whose lease ran out would run on beside the copy
+     * the rescuer gave to another worker.
+     */
+    private void abandonExpiredSafely(long now) {
+        try {
+            abandonExpired(now);
+        } catch (Throwable t) {
+            log.warn("checking executions for leases that may have run out failed; checking again at the next round: {}",
+                    t.toString());
+        }
     }
 
     /** How early before its lease may run out an execution is given up: a tenth of the lease, a second at most. */
