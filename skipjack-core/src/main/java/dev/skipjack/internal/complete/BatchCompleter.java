@@ -186,6 +186,7 @@ public final class BatchCompleter<K> {
     private void writeUntilStopped() {
         List<Pending<K>> batch = new ArrayList<>();
         long backoffMillis = 50;
+        int failures = 0;
         while (true) {
             try {
                 if (batch.isEmpty()) {
@@ -207,7 +208,9 @@ public final class BatchCompleter<K> {
                     }
                     batch.add(first);
                 }
-                gather(batch);
+                if (failures == 0) {
+                    gather(batch); // a batch that failed is retried as it is, or halved (below), never grown
+                }
                 writesInFlight.incrementAndGet();
                 try {
                     write(batch);
@@ -217,6 +220,7 @@ public final class BatchCompleter<K> {
                 acknowledge(batch);
                 batch.clear();
                 backoffMillis = 50;
+                failures = 0;
             } catch (InterruptedException e) {
                 // stop() interrupts to end the idle wait; the loop drains what is left first.
             } catch (Throwable e) {
@@ -229,9 +233,28 @@ public final class BatchCompleter<K> {
                 }
                 log.warn("writing {} job acknowledgements failed, retrying in {} ms: {}", batch.size(), backoffMillis, e.toString());
                 ConnectionHints.note(writer.dialect(), e);
+                if (++failures >= 2) {
+                    halve(batch);
+                }
                 sleepQuietly(backoffMillis);
                 backoffMillis = Math.min(backoffMillis * 2, MAX_RETRY_BACKOFF.toMillis());
             }
+        }
+    }
+
+    /**
+     * Puts the second half of a batch that failed twice back in the queue: a batch can fail for its
+     * size alone (MySQL and MariaDB refuse a statement over max_allowed_packet, 16 MB by default,
+     * which 2,000 outcomes with large outputs exceed), and retried whole it would fail forever
+     * while its jobs stay running. Halving at each failure comes down to a size the server takes,
+     * down to one completion (at most 64 KiB of output). With the database down it costs nothing:
+     * the batches grow back once writes succeed.
+     */
+    private void halve(List<Pending<K>> batch) {
+        if (batch.size() > 1) {
+            List<Pending<K>> rest = batch.subList(batch.size() / 2, batch.size());
+            queue.addAll(rest);
+            rest.clear();
         }
     }
 
