@@ -93,6 +93,93 @@ class TwoPhaseCommitTest extends DatabaseTest {
         assertThat(queryLong("SELECT attempt FROM \"" + schema + "\".ledger")).isEqualTo(2);
     }
 
+    /** A two-phase handler recording its external effect in a table, {@code callExternal} taking {@code callMillis}. */
+    private TwoPhaseJobHandler<AuditedWorker.Payment> recordingEffects(long callMillis) {
+        return new TwoPhaseJobHandler<>() {
+            @Override
+            public Outcome prepare(Job<AuditedWorker.Payment> job, Connection tx) throws Exception {
+                tx.createStatement().execute("INSERT INTO \"" + schema + "\".ledger VALUES (" + job.id() + ", "
+                        + job.attempt() + ")");
+                return Outcome.complete();
+            }
+
+            @Override
+            public void callExternal(Job<AuditedWorker.Payment> job) throws Exception {
+                Thread.sleep(callMillis); // the outside system's answer time, not synchronisation
+                execute("INSERT INTO \"" + schema + "\".external_effects VALUES (" + job.id() + ", " + job.attempt() + ")");
+            }
+
+            @Override
+            public boolean externalEffectHappened(long jobId, int attempt) {
+                return queryLong("SELECT count(*) FROM \"" + schema + "\".external_effects WHERE job_id = ? AND attempt = ?",
+                        jobId, attempt) > 0;
+            }
+        };
+    }
+
+    /**
+     * The resolver runs on every node with two-phase kinds: a maintenance leader that serves none
+     * of them would leave an orphan, and the job's row it locks, in place forever.
+     */
+    @Test
+    void anOrphanIsResolvedByANodeOfItsKindWhileTheLeaderServesNone() throws Exception {
+        Skipjack leader = client(builder().workerId("leader").queue("other", 1).kind(JobKind.of("pay", AuditedWorker.Payment.class))
+                .handler(JobKind.of("noop", AuditedWorker.Payment.class), job -> Outcome.complete()));
+        execute("CREATE TABLE \"" + schema + "\".ledger (job_id bigint, attempt int)");
+        execute("CREATE TABLE \"" + schema + "\".external_effects (job_id bigint, attempt int)");
+        leader.start();
+        await("the first node to lead", Duration.ofSeconds(30), () -> "leader".equals(queryText(
+                "SELECT holder FROM \"" + schema + "\".skipjack_leader WHERE name = 'maintenance'")));
+        long id = leader.enqueue("pay", new AuditedWorker.Payment(1));
+        // A worker that died between PREPARE TRANSACTION and COMMIT PREPARED, its call not made.
+        try (Connection c = dataSource.getConnection()) {
+            c.setAutoCommit(false);
+            try (java.sql.Statement st = c.createStatement()) {
+                st.execute("UPDATE " + jobsTable() + " SET state = 'running', attempt = 1, claimed_by = 'dead',"
+                        + " attempted_at = now(), lease_until = now() + interval '1 second' WHERE id = " + id);
+                st.execute("INSERT INTO \"" + schema + "\".ledger VALUES (" + id + ", 1)");
+                st.execute("PREPARE TRANSACTION 'skipjack:" + schema + ":skipjack_:" + id + ":1'");
+            }
+            c.setAutoCommit(true);
+        }
+
+        Skipjack worker = client(builder().workerId("worker").lease(Duration.ofMillis(LEASE_MILLIS)).queue("default", 1)
+                .twoPhaseHandler(JobKind.of("pay", AuditedWorker.Payment.class), recordingEffects(0)));
+        worker.start();
+
+        JobInfo done = awaitState(worker, id, JobState.COMPLETED, Duration.ofSeconds(30));
+        assertThat(done.attempt()).as("the orphan rolled back, then run again").isEqualTo(1);
+        assertThat(preparedTransactions()).isZero();
+        assertThat(queryLong("SELECT count(*) FROM \"" + schema + "\".ledger")).isEqualTo(1);
+        assertThat(queryLong("SELECT count(*) FROM \"" + schema + "\".external_effects")).isEqualTo(1);
+        assertThat(queryText("SELECT holder FROM \"" + schema + "\".skipjack_leader WHERE name = 'maintenance'"))
+                .as("resolved by a node that does not lead").isEqualTo("leader");
+    }
+
+    /**
+     * An external call that outlasts the lease is not an orphan: its worker is alive. Taken for
+     * one, its prepared work was rolled back while the call went on, the job ran again, and the
+     * external effect happened twice.
+     */
+    @Test
+    void aPreparedTransactionWhoseWorkerIsStillCallingOutIsNotAnOrphan() throws Exception {
+        Skipjack worker = client(builder().lease(Duration.ofMillis(LEASE_MILLIS)).queue("default", 2)
+                .twoPhaseHandler(JobKind.of("pay", AuditedWorker.Payment.class), recordingEffects(LEASE_MILLIS * 4)));
+        execute("CREATE TABLE \"" + schema + "\".ledger (job_id bigint, attempt int)");
+        execute("CREATE TABLE \"" + schema + "\".external_effects (job_id bigint, attempt int)");
+        long id = worker.enqueue("pay", new AuditedWorker.Payment(1));
+        worker.start();
+
+        JobInfo done = awaitState(worker, id, JobState.COMPLETED, Duration.ofSeconds(30));
+        // Waits for every handler still running: a second execution's effect would come after the job completed.
+        worker.stop(Duration.ofSeconds(30));
+        await("no prepared transaction left", Duration.ofSeconds(10), () -> preparedTransactions() == 0);
+        assertThat(done.attempt()).isEqualTo(1);
+        assertThat(queryLong("SELECT count(*) FROM \"" + schema + "\".external_effects WHERE job_id = ?", id))
+                .as("external effects").isEqualTo(1);
+        assertThat(queryLong("SELECT count(*) FROM \"" + schema + "\".ledger WHERE job_id = ?", id)).isEqualTo(1);
+    }
+
     @Test
     void startRefusesTwoPhaseKindsWhenTheServerCannotPrepareTransactions() {
         try (EmbeddedDatabase noPrepare = EmbeddedDatabase.builder().serverConfig("max_prepared_transactions", "0").start();

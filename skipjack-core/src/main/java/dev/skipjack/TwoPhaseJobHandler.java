@@ -10,10 +10,13 @@ import java.sql.Connection;
  * {@code ROLLBACK PREPARED}s and the attempt counts as failed.
  *
  * <p>If the worker dies after the prepare, the prepared transaction outlives it (holding the job's
- * row). A resolver on every node finds such orphans once they are older than the lease and asks
+ * row). A resolver on every node with two-phase kinds finds such orphans once they are older than
+ * the lease and their worker's session is gone (a live worker holds an advisory lock on the
+ * transaction until it finished it, however long its call lasts), and asks
  * {@link #externalEffectHappened}: yes commits the prepared work, no rolls it back and the job runs
- * again. So the external call must be idempotent or checkable by job id and attempt, and must
- * finish within the lease. The server needs {@code max_prepared_transactions > 0}; {@code start()}
+ * again. So the external call must be idempotent or checkable by job id and attempt (behind
+ * PgBouncer in transaction mode, where session locks do not hold, it must also finish within the
+ * lease). The server needs {@code max_prepared_transactions > 0}; {@code start()}
  * refuses to run two-phase kinds otherwise.
  */
 public interface TwoPhaseJobHandler<T> {

@@ -98,8 +98,10 @@ public final class StartedNode {
         }
         Map<String, TwoPhaseJobHandler<Object>> twoPhase = ExecutionMode.twoPhaseHandlers(s.kinds());
         if (!twoPhase.isEmpty()) {
-            // As often as the rescuer: an orphan is a lease old before it is resolved anyway.
-            tasks.add(MaintenanceTask.leaderOnly("prepared transaction resolver", s.rescueInterval(),
+            // As often as the rescuer: an orphan is a lease old before it is resolved anyway. On every
+            // node with two-phase kinds: the leader may have none, and its resolver would leave
+            // every orphan locked in place (the job's row with it) forever.
+            tasks.add(MaintenanceTask.everyNode("prepared transaction resolver", s.rescueInterval(),
                     new PreparedTransactionResolver(s.dataSource(), s.sql(), twoPhase, s.timing().lease())::resolveAll));
         }
         this.registry = new NodeRegistry(s.dataSource(), s.sql(), s.workerId(), s.queues().stream()

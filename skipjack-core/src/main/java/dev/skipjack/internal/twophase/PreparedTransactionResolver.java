@@ -20,7 +20,10 @@ import javax.sql.DataSource;
  * Resolves Skipjack's orphaned prepared transactions (F-5): those of this schema and prefix older
  * than the lease, whose worker died between PREPARE TRANSACTION and COMMIT PREPARED. The kind's
  * {@code externalEffectHappened} decides: commit the prepared work, or roll it back so the job runs
- * again. Safe on several nodes: a transaction another resolver finished is simply gone.
+ * again. Runs on every node with two-phase kinds (not only the maintenance leader, which may serve
+ * none of them). Safe on several nodes: a transaction another resolver finished is simply gone.
+ * A transaction whose worker is alive is never taken for an orphan, however old: the worker holds
+ * an advisory lock on its global id until it finished it (lock_external_call.sql).
  */
 public final class PreparedTransactionResolver {
 
@@ -77,21 +80,40 @@ public final class PreparedTransactionResolver {
                     log.warn("prepared transaction {} belongs to a kind without a two-phase handler here; left alone", gid);
                     continue;
                 }
-                boolean happened = handler.externalEffectHappened(parts[0], (int) parts[1]);
+                if (!TwoPhaseCommit.externalCallLock(c, sql, "try_lock_external_call", gid)) {
+                    continue; // its worker is alive, still in its external call: not an orphan
+                }
                 try {
-                    TwoPhaseCommit.finish(c, sql, happened ? "commit_prepared" : "rollback_prepared", gid);
-                    resolved++;
-                    log.info("resolved orphaned prepared transaction {}: {}", gid,
-                            happened ? "external effect happened, committed" : "no external effect, rolled back");
-                } catch (SQLException e) {
-                    // 42704: another node resolved it first.
-                    if (!"42704".equals(e.getSQLState())) {
-                        throw e;
+                    if (resolve(c, handler, gid, parts)) {
+                        resolved++;
                     }
+                } catch (Exception e) {
+                    // One orphan's failure (its handler's check, a lost connection) must not keep
+                    // the others waiting for the next round.
+                    log.warn("resolving prepared transaction {} failed; trying again next round: {}", gid, e.toString());
+                } finally {
+                    TwoPhaseCommit.externalCallLock(c, sql, "unlock_external_call", gid);
                 }
             }
         }
         return resolved;
+    }
+
+    /** Commits or rolls back one orphan as its handler says; false when another resolver finished it first. */
+    private boolean resolve(Connection c, TwoPhaseJobHandler<Object> handler, String gid, long[] parts) throws Exception {
+        boolean happened = handler.externalEffectHappened(parts[0], (int) parts[1]);
+        try {
+            TwoPhaseCommit.finish(c, sql, happened ? "commit_prepared" : "rollback_prepared", gid);
+        } catch (SQLException e) {
+            // 42704: another node resolved it first.
+            if ("42704".equals(e.getSQLState())) {
+                return false;
+            }
+            throw e;
+        }
+        log.info("resolved orphaned prepared transaction {}: {}", gid,
+                happened ? "external effect happened, committed" : "no external effect, rolled back");
+        return true;
     }
 
     private TwoPhaseJobHandler<Object> handlerOf(Connection c, long jobId) throws SQLException {

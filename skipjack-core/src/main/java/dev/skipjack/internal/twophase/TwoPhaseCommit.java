@@ -40,20 +40,46 @@ public final class TwoPhaseCommit {
             s.execute(sql.get("prepare_transaction", "gid", gid));
         }
         c.setAutoCommit(true); // COMMIT/ROLLBACK PREPARED cannot run in a transaction block
+        // Held until the prepared transaction is finished: while it is, no resolver takes it for
+        // an orphan, however long the call lasts (see lock_external_call.sql).
+        externalCallLock(c, sql, "lock_external_call", gid);
         try {
-            handler.callExternal(job);
-        } catch (Exception e) {
-            finish(c, sql, "rollback_prepared", gid);
-            return e;
+            try {
+                handler.callExternal(job);
+            } catch (Throwable e) {
+                // An Error too: left prepared, the job's row would stay locked until a resolver came.
+                finish(c, sql, "rollback_prepared", gid);
+                return e instanceof Exception ex ? ex : new RuntimeException("callExternal threw " + e, e);
+            }
+            try {
+                finish(c, sql, "commit_prepared", gid);
+            } catch (SQLException e) {
+                // The external effect happened; the resolver will commit this once it is orphaned.
+                log.warn("COMMIT PREPARED of job {} attempt {} failed; left to the resolver: {}", job.id(), job.attempt(),
+                        e.toString());
+            }
+            return null;
+        } finally {
+            try {
+                externalCallLock(c, sql, "unlock_external_call", gid);
+            } catch (SQLException e) {
+                // A broken session has lost the lock with it; a live one keeping it only makes a
+                // resolver skip a transaction that is finished anyway.
+                log.warn("releasing the external call lock of job {} attempt {} failed: {}", job.id(), job.attempt(),
+                        e.toString());
+            }
         }
-        try {
-            finish(c, sql, "commit_prepared", gid);
-        } catch (SQLException e) {
-            // The external effect happened; the resolver will commit this once it is orphaned.
-            log.warn("COMMIT PREPARED of job {} attempt {} failed; left to the resolver: {}", job.id(), job.attempt(),
-                    e.toString());
+    }
+
+    /** Runs lock_external_call, unlock_external_call or try_lock_external_call for {@code gid}; the boolean it returns. */
+    static boolean externalCallLock(Connection c, SqlStatements sql, String statement, String gid) throws SQLException {
+        try (java.sql.PreparedStatement ps = c.prepareStatement(sql.get(statement))) {
+            ps.setString(1, gid);
+            try (java.sql.ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return !"try_lock_external_call".equals(statement) || rs.getBoolean(1);
+            }
         }
-        return null;
     }
 
     /** The global id prefix of one Skipjack schema and table prefix. */
