@@ -99,13 +99,28 @@ public final class EnqueueOptions {
     }
 
     /**
+     * The earliest and latest {@link #withRunAt runAt} taken: what every backend stores and reads
+     * back as given (MySQL's and MariaDB's DATETIME ends with the year 9999, a day's margin kept for
+     * a session time zone; dates before the Gregorian calendar read back shifted through JDBC's
+     * timestamps). An earlier runAt would only mean "due now", as the epoch does.
+     */
+    public static final Instant EARLIEST_RUN_AT = Instant.EPOCH;
+    public static final Instant LATEST_RUN_AT = Instant.parse("9999-12-30T00:00:00Z");
+
+    /**
      * These options with the job running no earlier than {@code runAt}. Replaces any delay.
      *
-     * @throws InvalidOptionException when null
+     * @throws InvalidOptionException when null, or outside {@link #EARLIEST_RUN_AT} to {@link #LATEST_RUN_AT}
      */
     public EnqueueOptions withRunAt(Instant runAt) {
         if (runAt == null) {
             throw new InvalidOptionException("runAt must not be null");
+        }
+        if (runAt.isBefore(EARLIEST_RUN_AT) || runAt.isAfter(LATEST_RUN_AT)) {
+            // Past the range, MySQL/MariaDB stored a NULL or zero date (the job ran at once) or failed
+            // the whole statement, and Instant.MAX overflowed the conversion to microseconds.
+            throw new InvalidOptionException("runAt must be between " + EARLIEST_RUN_AT + " and " + LATEST_RUN_AT
+                    + ", got " + runAt);
         }
         return new EnqueueOptions(queue, priority, runAt, null, maxAttempts, unique, tags, metadata, concurrency);
     }

@@ -152,7 +152,8 @@ public final class Skipjack implements AutoCloseable {
     private final ListenerFanOut listeners;
     /** The registered JobInterceptors; NONE when there are none. */
     private final InterceptorChain interceptors;
-    private StartedNode runtime;
+    /** Read by enqueuing threads to wake this node's fetchers: volatile, or a start could go unseen. */
+    private volatile StartedNode runtime;
     private final DatabaseClock clock;
     /** Runs jobs on a caller's thread (runJob); made on first use, closed with the client. */
     private InlineRunner inline;
@@ -165,7 +166,8 @@ public final class Skipjack implements AutoCloseable {
         this.mapper = b.mapper != null ? b.mapper : DefaultMapper.INSTANCE;
         this.argsEncoder = new ArgsEncoder(mapper);
         this.uniqueKeys = new UniqueKeys(mapper);
-        this.admission = new ConcurrencyAdmission(sql, dataSource);
+        this.admission = new ConcurrencyAdmission(sql, dataSource,
+                b.listenNotify && dialect.supports(Capability.LISTEN_NOTIFY) ? InsertNotifications.channel(names) : null);
         Map<String, RegisteredKind> registered = new LinkedHashMap<>();
         b.kinds.forEach((name, k) -> registered.put(name,
                 new RegisteredKind(name, mapper.constructType(k.kind().argsType()), k.options(), k.mode())));
@@ -472,7 +474,9 @@ public final class Skipjack implements AutoCloseable {
         }
         InsertBatch rows = validate(requests);
         List<EnqueueResult> results;
+        boolean autoCommit;
         try {
+            autoCommit = Objects.requireNonNull(connection, "connection").getAutoCommit();
             String context = enqueueContext();
             // More than one row, a stored context, or a notification after the insert is more than
             // one statement: all or none of them.
@@ -483,7 +487,22 @@ public final class Skipjack implements AutoCloseable {
             throw enqueueFailed(rows.size(), e);
         }
         reportEnqueued(rows.rows(), results);
+        afterCommitted(autoCommit, rows);
         return results;
+    }
+
+    /**
+     * After an enqueue whose jobs are committed (its own transaction, or the caller's connection in
+     * auto-commit): this process's fetchers are woken and keyed jobs admitted. On the caller's
+     * connection in auto-commit they once waited for a poll (MariaDB, MySQL, SQLite, or without
+     * LISTEN), and a keyed job for the admission pass. In the caller's transaction nothing is
+     * committed yet: the commit's notification (PostgreSQL) or the next poll finds them.
+     */
+    private void afterCommitted(boolean committed, InsertBatch rows) {
+        if (committed) {
+            wakeQueues(rows.queues());
+            admitKeyed(rows.concurrencyKeys());
+        }
     }
 
     /**
@@ -506,6 +525,7 @@ public final class Skipjack implements AutoCloseable {
         InsertBatch inserted = new InsertBatch(requests.size());
         List<EnqueueResult> results;
         String context = null;
+        boolean autoCommit = false;
         try (ValidatedChunks chunks = ValidatedChunks.start(requests, JobInserter.ROWS_PER_STATEMENT, this::validate)) {
             // Asked after the first chunk's validation, as after a whole call's validation elsewhere.
             String chunksContext = enqueueContext();
@@ -521,6 +541,7 @@ public final class Skipjack implements AutoCloseable {
                 inserter.notifyInserted(c, inserted);
                 return InsertedJobs.concat(parts);
             };
+            autoCommit = connection != null && connection.getAutoCommit();
             results = connection == null ? Transactions.inTransaction(dataSource, sql.dialect(), false, work)
                     : Transactions.guarded(connection, sql.dialect(), true, work);
         } catch (SQLException e) {
@@ -530,10 +551,7 @@ public final class Skipjack implements AutoCloseable {
             throw enqueueFailed(requests.size(), e);
         }
         reportEnqueued(inserted.rows(), results);
-        if (connection == null) {
-            wakeQueues(inserted.queues());
-            admitKeyed(inserted.concurrencyKeys());
-        }
+        afterCommitted(connection == null || autoCommit, inserted);
         return results;
     }
 

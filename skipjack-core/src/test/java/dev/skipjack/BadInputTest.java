@@ -10,6 +10,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
@@ -210,6 +211,14 @@ class BadInputTest extends DatabaseTest {
         assertThatThrownBy(() -> EnqueueOptions.defaults().withDelay(Duration.ofMillis(-1))).isInstanceOf(InvalidOptionException.class);
         assertThatThrownBy(() -> EnqueueOptions.defaults().withDelay(null)).isInstanceOf(InvalidOptionException.class);
         assertThatThrownBy(() -> EnqueueOptions.defaults().withRunAt(null)).isInstanceOf(InvalidOptionException.class);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"+1000000000-12-31T23:59:59.999999999Z", "-1000000000-01-01T00:00:00Z", "+10000-01-01T00:00:00Z",
+            "1969-12-31T23:59:59Z", "9999-12-31T00:00:00Z"})
+    void runAtOutsideWhatEveryBackendStoresIsRefused(String runAt) {
+        assertThatThrownBy(() -> EnqueueOptions.defaults().withRunAt(Instant.parse(runAt)))
+                .isInstanceOf(InvalidOptionException.class).hasMessageContaining("runAt must be between");
     }
 
     @Test

@@ -80,6 +80,23 @@ class LowLatencyWakeUpTest extends DatabaseTest {
         assertThat(latenciesMicros.get(latenciesMicros.size() - 1)).as("max µs").isLessThan(2_000_000);
     }
 
+    /**
+     * A keyed job is inserted waiting, so the enqueue's notification finds nothing to claim; the
+     * producer's admission then notifies the queue it made a job available in (F-12, F-13).
+     */
+    @Test
+    void idleWorkerStartsAKeyedJobFromAnotherClientWithinMilliseconds() throws Exception {
+        BlockingQueue<Long> started = new LinkedBlockingQueue<>();
+        worker(true, NEVER_POLLS, started);
+        Skipjack producer = producer(true);
+        await("the listener to LISTEN", Duration.ofSeconds(10), () -> listenerConnections() == 1);
+        for (int i = 0; i < 5; i++) {
+            producer.enqueue("work", new Args(i), EnqueueOptions.defaults().withConcurrencyKey("tenant-" + i, 1));
+            assertThat(started.poll(5, TimeUnit.SECONDS)).as("keyed job %d started long before the one-minute poll", i)
+                    .isNotNull();
+        }
+    }
+
     @Test
     void jobEnqueuedInCallersTransactionWakesWorkerAtCommitOnly() throws Exception {
         BlockingQueue<Long> started = new LinkedBlockingQueue<>();

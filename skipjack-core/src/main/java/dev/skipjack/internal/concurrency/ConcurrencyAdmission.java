@@ -1,6 +1,7 @@
 package dev.skipjack.internal.concurrency;
 
 import dev.skipjack.internal.enqueue.ConcurrencyOrder;
+import dev.skipjack.internal.notify.InsertNotifications;
 import dev.skipjack.internal.sql.SqlStatements;
 import dev.skipjack.internal.sql.Transactions;
 import org.slf4j.Logger;
@@ -49,12 +50,16 @@ public final class ConcurrencyAdmission {
 
     private final SqlStatements sql;
     private final DataSource dataSource;
+    /** The jobs table's NOTIFY channel, or null when notifications are off. */
+    private final String notifyChannel;
     /** The last key the previous pass took when it took a full pass, else "": where this node's next pass starts. */
     private volatile String passCursor = "";
 
-    public ConcurrencyAdmission(SqlStatements sql, DataSource dataSource) {
+    /** @param notifyChannel the jobs table's channel, or null when notifications are off */
+    public ConcurrencyAdmission(SqlStatements sql, DataSource dataSource, String notifyChannel) {
         this.sql = sql;
         this.dataSource = dataSource;
+        this.notifyChannel = notifyChannel;
     }
 
     /**
@@ -121,7 +126,26 @@ public final class ConcurrencyAdmission {
         for (String key : new TreeSet<>(keys)) {
             queues.addAll(sql.dialect().inShortTransaction(c, tx -> admitKey(tx, key)));
         }
+        notifyAdmitted(c, queues);
         return queues;
+    }
+
+    /**
+     * Tells every node's listener (PostgreSQL) which queues got jobs, after their admission
+     * committed, as the promoter does for due jobs: a keyed job's enqueue notifies while the job is
+     * still waiting, so the listeners found nothing then, and nodes other than this one would start
+     * it only at their next poll. This process's own fetchers are woken by the caller.
+     */
+    private void notifyAdmitted(Connection c, Set<String> queues) {
+        if (notifyChannel == null || queues.isEmpty()) {
+            return;
+        }
+        try {
+            InsertNotifications.send(c, sql, notifyChannel, queues);
+        } catch (SQLException e) {
+            log.debug("could not notify the queues {} of admitted jobs; other nodes find them at their next poll: {}",
+                    queues, e.toString());
+        }
     }
 
     private Set<String> admitKey(Connection tx, String key) throws SQLException {

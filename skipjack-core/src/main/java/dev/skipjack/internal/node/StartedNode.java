@@ -84,7 +84,7 @@ public final class StartedNode {
         // Every node, as often as promotion: admits the keyed jobs no enqueue or completion admitted
         // (a caller's transaction, a rescue, an operator, a job come due). Concurrent passes take
         // turns per key, so running it everywhere costs no correctness.
-        ConcurrencyAdmission admission = new ConcurrencyAdmission(s.sql(), s.dataSource());
+        ConcurrencyAdmission admission = new ConcurrencyAdmission(s.sql(), s.dataSource(), s.notifyChannel());
         tasks.add(MaintenanceTask.everyNode("concurrency admission", s.promoteInterval(),
                 () -> wake(admission.admitDue())));
         // Every node, no leader: a stale or split leader cannot double a tick, and nodes that

@@ -64,7 +64,7 @@ public final class InlineRunner implements AutoCloseable {
         this.kinds = kinds;
         this.translator = new OutcomeTranslator(mapper);
         this.writer = new CompletionWriter(sql, new WorkflowProgress(sql, notifyChannel), wake,
-                new ConcurrencyAdmission(sql, dataSource));
+                new ConcurrencyAdmission(sql, dataSource, notifyChannel));
         BatchCompleter<Execution> completer = BatchCompleter.onCallingThread(dataSource, writer, tracker::finish,
                 translator::withUnstorableError);
         this.completions = new LeasedCompletions(completer, translator, workerId);

@@ -89,7 +89,7 @@ public final class WorkerRuntime {
         // Workflow jobs that a completion makes available wake this process's fetchers after the commit.
         // So do jobs of a concurrency key admitted when a job of their key ended (F-12, F-13).
         CompletionWriter writer = new CompletionWriter(sql, new WorkflowProgress(sql, notifyChannel), this::wake,
-                new ConcurrencyAdmission(sql, dataSource));
+                new ConcurrencyAdmission(sql, dataSource, notifyChannel));
         boolean concurrentWriters = sql.dialect().supports(Capability.CONCURRENT_WRITERS);
         // On one write lock (SQLite) job threads are platform threads: a transactional job waits
         // for the lock in the driver's native busy handler, which sleeps there and pins a virtual
