@@ -29,6 +29,13 @@ public final class JobInserter {
 
     /** Rows per statement: large enough to amortise the round trip, small enough for the driver's limits. */
     public static final int ROWS_PER_STATEMENT = 5_000;
+    /**
+     * Characters of args one statement carries at most (a single row's own may exceed it): 5,000
+     * rows of large args made one statement over MySQL's and MariaDB's max_allowed_packet (16 MB
+     * by default), which refused every such enqueue, and over a gigabyte on PostgreSQL. Two
+     * million characters are a few megabytes, escaping included; small args never reach it.
+     */
+    static final int MAX_STATEMENT_ARGS_CHARS = 2_000_000;
     /** Tries of one unique insert whose key's holder keeps finishing before it can be read. */
     static final int UNIQUE_ATTEMPTS = 10;
     /** Columns of insert_jobs.sql's rows: queue, kind, args, priority, max attempts, run_at, delay. */
@@ -143,7 +150,7 @@ public final class JobInserter {
     /** Rows that insert_jobs_uniform_notify.sql takes in one statement with their notification. */
     private boolean notifiesInTheInsert(InsertBatch batch) {
         return notifyChannel != null && batch.isUniform() && !batch.hasOneRowInserts()
-                && batch.rows().size() <= ROWS_PER_STATEMENT && !batch.queuesDueNow().isEmpty();
+                && statementEnd(batch.rows(), 0) == batch.rows().size() && !batch.queuesDueNow().isEmpty();
     }
 
     /**
@@ -190,8 +197,9 @@ public final class JobInserter {
             insertEach(c, rows, ids);
             return ids;
         }
-        for (int from = 0; from < rows.size(); from += ROWS_PER_STATEMENT) {
-            List<InsertRow> chunk = rows.subList(from, Math.min(rows.size(), from + ROWS_PER_STATEMENT));
+        for (int from = 0, to; from < rows.size(); from = to) {
+            to = statementEnd(rows, from);
+            List<InsertRow> chunk = rows.subList(from, to);
             if (uniform || isUniform(chunk)) {
                 insertUniform(c, chunk, ids, from, null);
                 continue;
@@ -213,6 +221,22 @@ public final class JobInserter {
         return ids;
     }
 
+    /**
+     * The end (exclusive) of the statement that starts at row {@code from}: {@link #ROWS_PER_STATEMENT}
+     * rows, or fewer when their args pass {@link #MAX_STATEMENT_ARGS_CHARS}; at least one row.
+     */
+    static int statementEnd(List<InsertRow> rows, int from) {
+        int end = Math.min(rows.size(), from + ROWS_PER_STATEMENT);
+        long chars = 0;
+        for (int i = from; i < end; i++) {
+            chars += rows.get(i).argsJson().length();
+            if (chars > MAX_STATEMENT_ARGS_CHARS && i > from) {
+                return i;
+            }
+        }
+        return end;
+    }
+
     /** Announces the jobs of {@code batch} due now to the listeners of their queues (F-16), when notifications are on. */
     public void notifyInserted(Connection c, InsertBatch batch) throws SQLException {
         if (notifyChannel != null) {
@@ -223,8 +247,9 @@ public final class JobInserter {
     /** One insert_job.sql per row in JDBC batches; each batched insert reports its own key. */
     private void insertEach(Connection c, List<InsertRow> rows, long[] ids) throws SQLException {
         int at = 0;
-        for (int from = 0; from < rows.size(); from += ROWS_PER_STATEMENT) {
-            List<InsertRow> chunk = rows.subList(from, Math.min(rows.size(), from + ROWS_PER_STATEMENT));
+        for (int from = 0, to; from < rows.size(); from = to) {
+            to = statementEnd(rows, from);
+            List<InsertRow> chunk = rows.subList(from, to);
             try (PreparedStatement ps = c.prepareStatement(sql.get("insert_job"), Statement.RETURN_GENERATED_KEYS)) {
                 for (InsertRow r : chunk) {
                     Params.of().text(r.queue()).text(r.kind()).text(r.argsJson()).integer(r.priority())
