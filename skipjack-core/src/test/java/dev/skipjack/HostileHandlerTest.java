@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Bad input from the handler side: outcomes the database cannot store as given, absurd delays,
@@ -109,6 +110,46 @@ class HostileHandlerTest extends DatabaseTest {
         assertThat(refusals.get()).isEqualTo(2);
         assertThat(queryLong("SELECT count(*) FROM \"" + schema + "\".effects"))
                 .as("a failed job's writes never commit").isZero();
+    }
+
+    /**
+     * The job's connection cannot be reached around the refusals (a statement's getConnection(),
+     * unwrap to a Connection), and cannot be used once its handler returned: a leaked reference
+     * would write into later jobs' transactions.
+     */
+    @Test
+    void aTransactionalHandlerCannotReachTheJobsConnectionAroundItsGuardNorKeepIt() throws Exception {
+        java.util.concurrent.atomic.AtomicReference<java.sql.Connection> leaked = new java.util.concurrent.atomic.AtomicReference<>();
+        Skipjack s = client(builder().queue("default", 1).transactionalHandler(JobKind.of("tx", Args.class),
+                KindOptions.defaults().withMaxAttempts(1), (job, tx) -> {
+                    try (PreparedStatement ps = tx.prepareStatement(
+                            "INSERT INTO \"" + schema + "\".effects VALUES (?)")) {
+                        ps.setLong(1, job.id());
+                        ps.executeUpdate();
+                        if (job.args().n() == 0) {
+                            ps.getConnection().commit();
+                        } else if (job.args().n() == 1) {
+                            tx.unwrap(java.sql.Connection.class).commit();
+                        }
+                    }
+                    leaked.set(tx);
+                    return Outcome.complete();
+                }));
+        execute("CREATE TABLE \"" + schema + "\".effects (job_id bigint NOT NULL)");
+        long throughStatement = s.enqueue("tx", new Args(0));
+        long throughUnwrap = s.enqueue("tx", new Args(1));
+        long keeper = s.enqueue("tx", new Args(2));
+        s.start();
+
+        for (long id : List.of(throughStatement, throughUnwrap)) {
+            JobRow row = awaitRow(id, "discarded");
+            assertThat(row.errors()).singleElement().satisfies(e -> assertThat(e.message()).contains("must not"));
+        }
+        awaitRow(keeper, "completed");
+        assertThat(queryLong("SELECT count(*) FROM \"" + schema + "\".effects"))
+                .as("only the completed job's write").isOne();
+        assertThatThrownBy(() -> leaked.get().createStatement()).isInstanceOf(java.sql.SQLException.class)
+                .hasMessageContaining("the job's transaction is over");
     }
 
     @Test

@@ -4,7 +4,9 @@ import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.sql.Connection;
+import java.sql.DatabaseMetaData;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -17,6 +19,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * Its first call, whatever it is, runs {@code beforeFirstUse} first: the runner takes the job's
  * savepoint there, so a handler that never touches its connection costs no savepoint, and one that
  * does has every statement it sends (also through {@code unwrap} or {@code getMetaData()}) after it.
+ * A statement sent as SQL text ({@code COMMIT}, or on MySQL/MariaDB a statement that commits
+ * implicitly, such as {@code TRUNCATE} or DDL) is not caught: docs/transactional-mode.md says so.
  */
 final class HandlerConnection {
 
@@ -32,10 +36,27 @@ final class HandlerConnection {
     }
 
     static Connection wrap(Connection jobTransaction, FirstUse beforeFirstUse) {
+        return wrap(jobTransaction, beforeFirstUse, new AtomicBoolean());
+    }
+
+    /**
+     * As {@link #wrap(Connection, FirstUse)}; once {@code over} is set (the handler returned), every
+     * call on the connection and on the statements it gave fails: a handler that leaked it to
+     * another thread would otherwise write into later jobs' transactions, or into whatever the pool
+     * lends the connection for next. The statements and metadata it gives answer
+     * {@code getConnection()} with this connection, and it refuses to unwrap to a
+     * {@link Connection}: either way round, a commit would reach the job's transaction.
+     */
+    static Connection wrap(Connection jobTransaction, FirstUse beforeFirstUse, AtomicBoolean over) {
         AtomicBoolean used = new AtomicBoolean();
+        Connection[] self = new Connection[1];
         InvocationHandler handler = (proxy, method, args) -> {
             String name = method.getName();
-            if (!isObjectMethod(name) && !used.get()) {
+            if (isObjectMethod(name)) {
+                return invoke(method, jobTransaction, args);
+            }
+            refuseWhenOver(over, name);
+            if (!used.get()) {
                 // Marked used only once the savepoint is taken: a handler that catches a failure to
                 // take it and goes on gets it at its next call, never statements without one.
                 beforeFirstUse.run();
@@ -46,14 +67,58 @@ final class HandlerConnection {
                 throw new SQLException("a transactional handler must not call Connection." + name
                         + "(): Skipjack commits or rolls back the job's transaction; throw to roll back", "25000");
             }
-            try {
-                return method.invoke(jobTransaction, args);
-            } catch (InvocationTargetException e) {
-                throw e.getCause();
+            refuseUnwrapToConnection(name, args);
+            Object result = invoke(method, jobTransaction, args);
+            if (result instanceof Statement || result instanceof DatabaseMetaData) {
+                return backedBy(method.getReturnType(), result, self[0], over);
             }
+            return result;
         };
-        return (Connection) Proxy.newProxyInstance(Connection.class.getClassLoader(), new Class<?>[]{Connection.class},
+        self[0] = (Connection) Proxy.newProxyInstance(Connection.class.getClassLoader(), new Class<?>[]{Connection.class},
                 handler);
+        return self[0];
+    }
+
+    /** A statement or metadata object of the handler's connection: its getConnection() is that connection. */
+    private static Object backedBy(Class<?> type, Object target, Connection connection, AtomicBoolean over) {
+        InvocationHandler handler = (proxy, method, args) -> {
+            String name = method.getName();
+            if (isObjectMethod(name)) {
+                return invoke(method, target, args);
+            }
+            if (!name.equals("close") && !name.equals("isClosed")) {
+                refuseWhenOver(over, name);
+            }
+            if (name.equals("getConnection")) {
+                return connection;
+            }
+            refuseUnwrapToConnection(name, args);
+            return invoke(method, target, args);
+        };
+        return Proxy.newProxyInstance(type.getClassLoader(), new Class<?>[]{type}, handler);
+    }
+
+    private static void refuseWhenOver(AtomicBoolean over, String name) throws SQLException {
+        if (over.get()) {
+            throw new SQLException("the job's transaction is over: its handler returned, and the connection it was"
+                    + " given must not be used after (called " + name + ")", "08003");
+        }
+    }
+
+    private static void refuseUnwrapToConnection(String name, Object[] args) throws SQLException {
+        if (name.equals("unwrap") && args != null && args[0] instanceof Class<?> iface
+                && Connection.class.isAssignableFrom(iface)) {
+            throw new SQLException("a transactional handler must not unwrap the job's connection to " + iface.getName()
+                    + ": a commit through it would end the job's transaction behind Skipjack's back", "25000");
+        }
+    }
+
+    private static Object invoke(java.lang.reflect.Method method, Object target, Object[] args) throws Throwable {
+        try {
+            return method.invoke(target, args);
+        } catch (InvocationTargetException e) {
+            throw e.getCause();
+        }
     }
 
     /** Methods of Object (a log line printing the connection) are not a use of the transaction. */
