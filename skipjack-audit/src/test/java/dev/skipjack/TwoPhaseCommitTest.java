@@ -66,9 +66,7 @@ class TwoPhaseCommitTest extends DatabaseTest {
                 KindOptions.defaults().withRetryPolicy(a -> Duration.ZERO), new TwoPhaseJobHandler<AuditedWorker.Payment>() {
                     @Override
                     public Outcome prepare(Job<AuditedWorker.Payment> job, Connection tx) throws Exception {
-                        tx.createStatement().execute("INSERT INTO \"" + schema + "\".ledger VALUES (" + job.id() + ", "
-                                + job.attempt() + ")");
-                        return Outcome.complete();
+                        return writeLedgerRow(job, tx);
                     }
 
                     @Override
@@ -93,14 +91,20 @@ class TwoPhaseCommitTest extends DatabaseTest {
         assertThat(queryLong("SELECT attempt FROM \"" + schema + "\".ledger")).isEqualTo(2);
     }
 
+    /** The database work of a two-phase job here: one ledger row of its attempt, in the job's transaction. */
+    private Outcome writeLedgerRow(Job<AuditedWorker.Payment> job, Connection tx) throws java.sql.SQLException {
+        try (java.sql.Statement st = tx.createStatement()) {
+            st.execute("INSERT INTO \"" + schema + "\".ledger VALUES (" + job.id() + ", " + job.attempt() + ")");
+        }
+        return Outcome.complete();
+    }
+
     /** A two-phase handler recording its external effect in a table, {@code callExternal} taking {@code callMillis}. */
     private TwoPhaseJobHandler<AuditedWorker.Payment> recordingEffects(long callMillis) {
         return new TwoPhaseJobHandler<>() {
             @Override
             public Outcome prepare(Job<AuditedWorker.Payment> job, Connection tx) throws Exception {
-                tx.createStatement().execute("INSERT INTO \"" + schema + "\".ledger VALUES (" + job.id() + ", "
-                        + job.attempt() + ")");
-                return Outcome.complete();
+                return writeLedgerRow(job, tx);
             }
 
             @Override
@@ -128,8 +132,8 @@ class TwoPhaseCommitTest extends DatabaseTest {
         execute("CREATE TABLE \"" + schema + "\".ledger (job_id bigint, attempt int)");
         execute("CREATE TABLE \"" + schema + "\".external_effects (job_id bigint, attempt int)");
         leader.start();
-        await("the first node to lead", Duration.ofSeconds(30), () -> "leader".equals(queryText(
-                "SELECT holder FROM \"" + schema + "\".skipjack_leader WHERE name = 'maintenance'")));
+        await("the first node to lead", Duration.ofSeconds(30), () -> queryLong("SELECT count(*) FROM \"" + schema
+                + "\".skipjack_leader WHERE name = 'maintenance' AND holder = 'leader'") == 1);
         long id = leader.enqueue("pay", new AuditedWorker.Payment(1));
         // A worker that died between PREPARE TRANSACTION and COMMIT PREPARED, its call not made.
         try (Connection c = dataSource.getConnection()) {

@@ -4,9 +4,9 @@ import dev.skipjack.internal.pause.PausedQueues;
 import dev.skipjack.internal.sql.Dialect;
 import dev.skipjack.internal.sql.TableNames;
 import dev.skipjack.support.EveryBackendTest;
+import dev.skipjack.support.StatementLog;
 import org.junit.jupiter.api.Test;
 
-import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.util.concurrent.CountDownLatch;
@@ -33,7 +33,7 @@ class PauseRefreshOrderTest extends EveryBackendTest {
     private DataSource holdingAfterRead() {
         return (DataSource) Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[] {DataSource.class},
                 (proxy, method, args) -> {
-                    Object result = invoke(method, dataSource, args);
+                    Object result = StatementLog.forward(method, dataSource, args);
                     if (!method.getName().equals("getConnection") || !holdNextRead.getAndSet(false)) {
                         return result;
                     }
@@ -44,17 +44,9 @@ class PauseRefreshOrderTest extends EveryBackendTest {
                                     readDone.countDown();
                                     assertThat(publish.await(30, TimeUnit.SECONDS)).isTrue();
                                 }
-                                return invoke(m, real, a);
+                                return StatementLog.forward(m, real, a);
                             });
                 });
-    }
-
-    private static Object invoke(java.lang.reflect.Method method, Object target, Object[] args) throws Throwable {
-        try {
-            return method.invoke(target, args);
-        } catch (InvocationTargetException e) {
-            throw e.getCause();
-        }
     }
 
     @Test

@@ -82,7 +82,8 @@ public final class StatementLog {
                 });
     }
 
-    private static Object forward(java.lang.reflect.Method method, Object target, Object[] args) throws Throwable {
+    /** Calls {@code method} on {@code target}, throwing what it threw: the body of a forwarding proxy. */
+    public static Object forward(java.lang.reflect.Method method, Object target, Object[] args) throws Throwable {
         try {
             return method.invoke(target, args);
         } catch (InvocationTargetException e) {
