@@ -113,8 +113,8 @@ class HostileHandlerTest extends DatabaseTest {
     }
 
     /**
-     * The job's connection cannot be reached around the refusals (a statement's getConnection(),
-     * unwrap to a Connection), and cannot be used once its handler returned: a leaked reference
+     * The job's connection cannot be reached around the refusals through a statement's or the
+     * metadata's getConnection(), and cannot be used once its handler returned: a leaked reference
      * would write into later jobs' transactions.
      */
     @Test
@@ -129,7 +129,7 @@ class HostileHandlerTest extends DatabaseTest {
                         if (job.args().n() == 0) {
                             ps.getConnection().commit();
                         } else if (job.args().n() == 1) {
-                            tx.unwrap(java.sql.Connection.class).commit();
+                            tx.getMetaData().getConnection().commit();
                         }
                     }
                     leaked.set(tx);
@@ -137,11 +137,11 @@ class HostileHandlerTest extends DatabaseTest {
                 }));
         execute("CREATE TABLE \"" + schema + "\".effects (job_id bigint NOT NULL)");
         long throughStatement = s.enqueue("tx", new Args(0));
-        long throughUnwrap = s.enqueue("tx", new Args(1));
+        long throughMetadata = s.enqueue("tx", new Args(1));
         long keeper = s.enqueue("tx", new Args(2));
         s.start();
 
-        for (long id : List.of(throughStatement, throughUnwrap)) {
+        for (long id : List.of(throughStatement, throughMetadata)) {
             JobRow row = awaitRow(id, "discarded");
             assertThat(row.errors()).singleElement().satisfies(e -> assertThat(e.message()).contains("must not"));
         }

@@ -15,9 +15,9 @@ public record MaintenanceTask(String name, Scope scope, Duration interval, Durat
 
     /** Where a task runs. */
     public enum Scope {
-        /** On every started node (promotion, pause refresh, the election itself). */
+        /** On every started node (promotion, pause refresh, the election itself, the two-phase resolver). */
         EVERY_NODE,
-        /** Only on the node that currently leads maintenance (rescue, retention, two-phase resolver). */
+        /** Only on the node that currently leads maintenance (rescue, retention). */
         LEADER
     }
 

@@ -12,7 +12,9 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.Map;
 import javax.sql.DataSource;
 
@@ -28,6 +30,15 @@ import javax.sql.DataSource;
 public final class PreparedTransactionResolver {
 
     private static final Logger log = LoggerFactory.getLogger(PreparedTransactionResolver.class);
+
+    /**
+     * The longest a live worker's external call is waited for: a prepared transaction older than
+     * this is resolved even though its lock is held, since a session can outlive its worker (behind
+     * PgBouncer in transaction mode the lock stays on a pooled server connection; a lost host's
+     * backend lives until TCP keepalive notices). Without the bound, such an orphan and its job's
+     * row would stay locked forever.
+     */
+    static final Duration LONGEST_EXTERNAL_CALL = Duration.ofHours(1);
 
     private final DataSource dataSource;
     private final SqlStatements sql;
@@ -61,12 +72,17 @@ public final class PreparedTransactionResolver {
         int resolved = 0;
         try (Connection c = Transactions.autoCommit(dataSource)) {
             List<String> orphans = new ArrayList<>();
+            Set<String> overdue = new HashSet<>();
             try (PreparedStatement ps = c.prepareStatement(sql.get("find_orphaned_prepared"))) {
-                ps.setString(1, TwoPhaseCommit.gidPrefix(sql.names()));
-                ps.setLong(2, orphanAge.toMillis());
+                ps.setLong(1, LONGEST_EXTERNAL_CALL.toMillis());
+                ps.setString(2, TwoPhaseCommit.gidPrefix(sql.names()));
+                ps.setLong(3, orphanAge.toMillis());
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
                         orphans.add(rs.getString(1));
+                        if (rs.getBoolean(2)) {
+                            overdue.add(rs.getString(1));
+                        }
                     }
                 }
             }
@@ -80,8 +96,14 @@ public final class PreparedTransactionResolver {
                     log.warn("prepared transaction {} belongs to a kind without a two-phase handler here; left alone", gid);
                     continue;
                 }
-                if (!TwoPhaseCommit.externalCallLock(c, sql, "try_lock_external_call", gid)) {
+                boolean locked = TwoPhaseCommit.externalCallLock(c, sql, "try_lock_external_call", gid);
+                if (!locked && !overdue.contains(gid)) {
                     continue; // its worker is alive, still in its external call: not an orphan
+                }
+                if (!locked) {
+                    log.warn("prepared transaction {} is older than {} and its worker's lock is still held: resolving it"
+                            + " anyway (a session kept alive without its worker, e.g. behind PgBouncer in transaction"
+                            + " mode, or an external call that never returns)", gid, LONGEST_EXTERNAL_CALL);
                 }
                 try {
                     if (resolve(c, handler, gid, parts)) {
@@ -92,7 +114,9 @@ public final class PreparedTransactionResolver {
                     // the others waiting for the next round.
                     log.warn("resolving prepared transaction {} failed; trying again next round: {}", gid, e.toString());
                 } finally {
-                    TwoPhaseCommit.externalCallLock(c, sql, "unlock_external_call", gid);
+                    if (locked) {
+                        TwoPhaseCommit.externalCallLock(c, sql, "unlock_external_call", gid);
+                    }
                 }
             }
         }

@@ -21,6 +21,8 @@ import java.util.regex.Pattern;
 public final class TwoPhaseCommit {
 
     private static final Logger log = LoggerFactory.getLogger(TwoPhaseCommit.class);
+    /** The unlock answered by another session is said once per process, not per job. */
+    private static final java.util.concurrent.atomic.AtomicBoolean UNLOCK_WARNED = new java.util.concurrent.atomic.AtomicBoolean();
     private static final Pattern GID = Pattern.compile("skipjack:([a-z0-9_]+):([a-z0-9_]*):(\\d+):(\\d+)");
 
     private TwoPhaseCommit() {
@@ -61,7 +63,13 @@ public final class TwoPhaseCommit {
             return null;
         } finally {
             try {
-                externalCallLock(c, sql, "unlock_external_call", gid);
+                if (!externalCallLock(c, sql, "unlock_external_call", gid) && UNLOCK_WARNED.compareAndSet(false, true)) {
+                    // Another server session answered (PgBouncer in transaction mode): the lock stays
+                    // with the one that took it, and resolvers wait for the longest call instead.
+                    log.warn("the external call lock of job {} attempt {} was not held by this session (a pooler"
+                            + " between Skipjack and PostgreSQL?); two-phase liveness then rests on the longest"
+                            + " external call, {}", job.id(), job.attempt(), PreparedTransactionResolver.LONGEST_EXTERNAL_CALL);
+                }
             } catch (SQLException e) {
                 // A broken session has lost the lock with it; a live one keeping it only makes a
                 // resolver skip a transaction that is finished anyway.
@@ -77,7 +85,8 @@ public final class TwoPhaseCommit {
             ps.setString(1, gid);
             try (java.sql.ResultSet rs = ps.executeQuery()) {
                 rs.next();
-                return !"try_lock_external_call".equals(statement) || rs.getBoolean(1);
+                // pg_advisory_lock returns void (read as true); the other two say whether they took or released it.
+                return "lock_external_call".equals(statement) || rs.getBoolean(1);
             }
         }
     }

@@ -44,8 +44,9 @@ final class HandlerConnection {
      * call on the connection and on the statements it gave fails: a handler that leaked it to
      * another thread would otherwise write into later jobs' transactions, or into whatever the pool
      * lends the connection for next. The statements and metadata it gives answer
-     * {@code getConnection()} with this connection, and it refuses to unwrap to a
-     * {@link Connection}: either way round, a commit would reach the job's transaction.
+     * {@code getConnection()} with this connection, so a commit through them is refused as on it.
+     * {@code unwrap} still gives the driver's own connection, for its APIs (PostgreSQL's COPY): what
+     * a handler does with that, like SQL text that commits, is beyond this guard.
      */
     static Connection wrap(Connection jobTransaction, FirstUse beforeFirstUse, AtomicBoolean over) {
         AtomicBoolean used = new AtomicBoolean();
@@ -53,7 +54,7 @@ final class HandlerConnection {
         InvocationHandler handler = (proxy, method, args) -> {
             String name = method.getName();
             if (isObjectMethod(name)) {
-                return invoke(method, jobTransaction, args);
+                return objectMethod(proxy, name, jobTransaction, args);
             }
             refuseWhenOver(over, name);
             if (!used.get()) {
@@ -67,7 +68,6 @@ final class HandlerConnection {
                 throw new SQLException("a transactional handler must not call Connection." + name
                         + "(): Skipjack commits or rolls back the job's transaction; throw to roll back", "25000");
             }
-            refuseUnwrapToConnection(name, args);
             Object result = invoke(method, jobTransaction, args);
             if (result instanceof Statement || result instanceof DatabaseMetaData) {
                 return backedBy(method.getReturnType(), result, self[0], over);
@@ -84,7 +84,7 @@ final class HandlerConnection {
         InvocationHandler handler = (proxy, method, args) -> {
             String name = method.getName();
             if (isObjectMethod(name)) {
-                return invoke(method, target, args);
+                return objectMethod(proxy, name, target, args);
             }
             if (!name.equals("close") && !name.equals("isClosed")) {
                 refuseWhenOver(over, name);
@@ -92,7 +92,6 @@ final class HandlerConnection {
             if (name.equals("getConnection")) {
                 return connection;
             }
-            refuseUnwrapToConnection(name, args);
             return invoke(method, target, args);
         };
         return Proxy.newProxyInstance(type.getClassLoader(), new Class<?>[]{type}, handler);
@@ -105,12 +104,13 @@ final class HandlerConnection {
         }
     }
 
-    private static void refuseUnwrapToConnection(String name, Object[] args) throws SQLException {
-        if (name.equals("unwrap") && args != null && args[0] instanceof Class<?> iface
-                && Connection.class.isAssignableFrom(iface)) {
-            throw new SQLException("a transactional handler must not unwrap the job's connection to " + iface.getName()
-                    + ": a commit through it would end the job's transaction behind Skipjack's back", "25000");
-        }
+    /** equals by identity of the proxy (the target never equals its proxy), the rest from the target. */
+    private static Object objectMethod(Object proxy, String name, Object target, Object[] args) {
+        return switch (name) {
+            case "equals" -> proxy == args[0];
+            case "hashCode" -> System.identityHashCode(proxy);
+            default -> target.toString();
+        };
     }
 
     private static Object invoke(java.lang.reflect.Method method, Object target, Object[] args) throws Throwable {

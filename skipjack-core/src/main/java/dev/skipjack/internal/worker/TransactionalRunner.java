@@ -429,12 +429,16 @@ final class TransactionalRunner {
                 }
                 long startedAt = System.nanoTime();
                 java.util.concurrent.atomic.AtomicBoolean handlerReturned = new java.util.concurrent.atomic.AtomicBoolean();
-                Completion completion = executor.execute(claimed, execution, HandlerConnection.wrap(c, () -> {
-                    if (beforeHandler[0] == null) {
-                        beforeHandler[0] = savepointAfter(c, lastWriter, together, group);
-                    }
-                }, handlerReturned));
-                handlerReturned.set(true);
+                Completion completion;
+                try {
+                    completion = executor.execute(claimed, execution, HandlerConnection.wrap(c, () -> {
+                        if (beforeHandler[0] == null) {
+                            beforeHandler[0] = savepointAfter(c, lastWriter, together, group);
+                        }
+                    }, handlerReturned));
+                } finally {
+                    handlerReturned.set(true);
+                }
                 group.handlerNanos += System.nanoTime() - startedAt;
                 if (!execution.settle()) {
                     // Shutdown took this execution over; roll back so the jobs are available at once.
