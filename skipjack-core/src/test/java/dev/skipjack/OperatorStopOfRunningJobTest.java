@@ -241,6 +241,27 @@ class OperatorStopOfRunningJobTest extends EveryBackendTest {
         assertThat(last(ended).message()).contains("gave in at its second interrupt");
     }
 
+    /**
+     * Its worker shuts down before the handler returned: the job it hands back ends as asked, at
+     * once, instead of waiting for a rescue while it holds its keys (no rescuer runs here after).
+     */
+    @Test
+    void aJobAskedToStopEndsAsAskedWhenItsWorkerShutsDownFirst() throws Exception {
+        Skipjack s = client(builder().lease(LEASE).shutdownTimeout(Duration.ofMillis(500)).queue("default", 4)
+                .handler(WORK, this::run));
+        s.start();
+        long a = s.enqueueWithResult(job("a", "finish", EnqueueOptions.defaults())).id();
+        awaitLatch("a started", started("a"));
+        askToStop(s, JobAction.CANCEL, a);
+        awaitLatch("a's handler interrupted", interrupted("a"));
+
+        s.stop(Duration.ofMillis(500));
+
+        JobInfo ended = job(client(builder()), a);
+        assertThat(ended.state()).as("ended as asked when handed back").isEqualTo(JobState.CANCELLED);
+        assertThat(last(ended).message()).contains("cancelled by an operator while running").contains("shut down");
+    }
+
     @Test
     void aWorkflowsJobCancelledWhileRunningCancelsItsDependentsWhenItStops() throws Exception {
         Skipjack s = worker();

@@ -31,7 +31,16 @@ public final class Execution {
     /** The state an operator asked the job to end in ('cancelled', 'discarded'), as the heartbeat read it; null: none. */
     private volatile String stopRequested;
 
+    /** The claim this execution runs, when the caller has it: a hand-back of a job asked to stop needs its keys. */
+    private final dev.skipjack.internal.claim.ClaimedJob claimed;
+
     Execution(String queue, long id, int attempt, boolean transactional, long leaseValidUntilNanos) {
+        this(queue, id, attempt, transactional, leaseValidUntilNanos, null);
+    }
+
+    Execution(String queue, long id, int attempt, boolean transactional, long leaseValidUntilNanos,
+              dev.skipjack.internal.claim.ClaimedJob claimed) {
+        this.claimed = claimed;
         this.queue = queue;
         this.id = id;
         this.attempt = attempt;
@@ -98,6 +107,11 @@ public final class Execution {
         boolean first = stopRequested == null;
         stopRequested = state;
         return first;
+    }
+
+    /** The claim, or null when the caller did not give it. */
+    dev.skipjack.internal.claim.ClaimedJob claimed() {
+        return claimed;
     }
 
     /** The state an operator asked this execution's job to end in, or null. */

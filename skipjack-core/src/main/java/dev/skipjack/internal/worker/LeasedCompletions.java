@@ -46,6 +46,14 @@ final class LeasedCompletions {
         if (!execution.settle()) {
             return false;
         }
+        String stop = execution.stopRequested();
+        if (stop != null && execution.claimed() != null) {
+            // An operator asked for it to stop: it ends as asked, not back in the queue (record_outcomes.sql
+            // would refuse that, and the job would wait for the rescue, holding its keys).
+            completer.submit(execution, translator.stopped(execution.claimed(), stop,
+                    "before worker " + workerId + " finished it (" + why + ")", workerId));
+            return true;
+        }
         completer.submit(execution, translator.handBack(execution.id(), execution.attempt(), workerId,
                 "worker " + workerId + " " + why));
         return true;
