@@ -142,7 +142,8 @@ public final class Skipjack implements AutoCloseable {
     /** Fences each start's run off from the late stop writes of the run before (same worker id). */
     private final RunFence runFence = new RunFence();
     private final WorkflowInserter workflowInserter;
-    private final boolean listenNotify;
+    /** The jobs table's NOTIFY channel (F-16); null without LISTEN/NOTIFY. */
+    private final String notifyChannel;
     private final Duration pruneInterval;
     private final List<CronSchedule> declaredSchedules;
     private final Duration cronInterval;
@@ -166,8 +167,6 @@ public final class Skipjack implements AutoCloseable {
         this.mapper = b.mapper != null ? b.mapper : DefaultMapper.INSTANCE;
         this.argsEncoder = new ArgsEncoder(mapper);
         this.uniqueKeys = new UniqueKeys(mapper);
-        this.admission = new ConcurrencyAdmission(sql, dataSource,
-                b.listenNotify && dialect.supports(Capability.LISTEN_NOTIFY) ? InsertNotifications.channel(names) : null);
         Map<String, RegisteredKind> registered = new LinkedHashMap<>();
         b.kinds.forEach((name, k) -> registered.put(name,
                 new RegisteredKind(name, mapper.constructType(k.kind().argsType()), k.options(), k.mode())));
@@ -211,7 +210,9 @@ public final class Skipjack implements AutoCloseable {
         this.shutdownTimeout = b.shutdownTimeout;
         this.maxArgsBytes = b.maxArgsBytes;
         // Without LISTEN/NOTIFY, idle workers poll; enqueues in this process still wake them at once.
-        this.listenNotify = b.listenNotify && dialect.supports(Capability.LISTEN_NOTIFY);
+        boolean listenNotify = b.listenNotify && dialect.supports(Capability.LISTEN_NOTIFY);
+        this.notifyChannel = listenNotify ? InsertNotifications.channel(names) : null;
+        this.admission = new ConcurrencyAdmission(sql, dataSource, notifyChannel);
         this.pruneInterval = b.pruneInterval;
         Map<JobState, Duration> pruned = new EnumMap<>(JobState.class);
         b.retention.forEach((state, keep) -> {
@@ -220,8 +221,8 @@ public final class Skipjack implements AutoCloseable {
             }
         });
         this.retention = Collections.unmodifiableMap(pruned);
-        this.inserter = new JobInserter(sql, listenNotify ? InsertNotifications.channel(names) : null);
-        this.workflowInserter = new WorkflowInserter(sql, listenNotify ? InsertNotifications.channel(names) : null);
+        this.inserter = new JobInserter(sql, notifyChannel);
+        this.workflowInserter = new WorkflowInserter(sql, notifyChannel);
         this.declaredSchedules = List.copyOf(b.schedules.values());
         this.cronInterval = b.cronInterval;
         this.unservedQueueThreshold = b.unservedQueueThreshold;
@@ -1084,7 +1085,7 @@ public final class Skipjack implements AutoCloseable {
         declaredSchedules.forEach(this::schedule);
         runtime = StartedNode.start(new StartedNode.Settings(dataSource, sql, workerId, mapper, kinds, settings, timing,
                 rescueInterval, promoteInterval, pruneInterval, retention,
-                listenNotify ? InsertNotifications.channel(names) : null,
+                notifyChannel,
                 new CronTicker(dataSource, sql, inserter, uniqueKeys, this::wakeQueues, this::withKindLimit), cronInterval,
                 unservedQueueThreshold, listeners, interceptors, runFence));
     }
@@ -1152,7 +1153,7 @@ public final class Skipjack implements AutoCloseable {
         }
         try {
             new DueJobPromoter(dataSource, sql, this::wakeQueues,
-                    listenNotify ? InsertNotifications.channel(names) : null).promoteAll();
+                    notifyChannel).promoteAll();
             return inlineRunner().run(id, job.kind()) ? find(id) : Optional.empty();
         } catch (SQLException e) {
             throw new SkipjackException("could not run job " + id + ": " + e.getMessage(), e);
@@ -1166,7 +1167,7 @@ public final class Skipjack implements AutoCloseable {
     private synchronized InlineRunner inlineRunner() {
         if (inline == null) {
             inline = new InlineRunner(dataSource, sql, workerId, mapper, kinds, timing.lease(),
-                    listenNotify ? InsertNotifications.channel(names) : null, this::wakeQueues, listeners, interceptors);
+                    notifyChannel, this::wakeQueues, listeners, interceptors);
         }
         return inline;
     }
@@ -1210,7 +1211,7 @@ public final class Skipjack implements AutoCloseable {
             if (node != null) {
                 node.refreshPauses();
             }
-        }, new WorkflowProgress(sql, listenNotify ? InsertNotifications.channel(names) : null));
+        }, new WorkflowProgress(sql, notifyChannel));
     }
 
     /** Job counts per state over all queues. States with no jobs are present with 0. */

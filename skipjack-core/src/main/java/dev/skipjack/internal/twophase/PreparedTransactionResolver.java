@@ -11,10 +11,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.HashSet;
-import java.util.List;
-import java.util.Set;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import javax.sql.DataSource;
 
@@ -71,22 +68,20 @@ public final class PreparedTransactionResolver {
     public int resolveAll() throws Exception {
         int resolved = 0;
         try (Connection c = Transactions.autoCommit(dataSource)) {
-            List<String> orphans = new ArrayList<>();
-            Set<String> overdue = new HashSet<>();
+            // Each orphan, in the order prepared, with whether it is past the longest external call.
+            Map<String, Boolean> orphans = new LinkedHashMap<>();
             try (PreparedStatement ps = c.prepareStatement(sql.get("find_orphaned_prepared"))) {
                 ps.setLong(1, LONGEST_EXTERNAL_CALL.toMillis());
                 ps.setString(2, TwoPhaseCommit.gidPrefix(sql.names()));
                 ps.setLong(3, orphanAge.toMillis());
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
-                        orphans.add(rs.getString(1));
-                        if (rs.getBoolean(2)) {
-                            overdue.add(rs.getString(1));
-                        }
+                        orphans.put(rs.getString(1), rs.getBoolean(2));
                     }
                 }
             }
-            for (String gid : orphans) {
+            for (Map.Entry<String, Boolean> orphan : orphans.entrySet()) {
+                String gid = orphan.getKey();
                 long[] parts = TwoPhaseCommit.parse(gid);
                 if (parts == null) {
                     continue;
@@ -97,7 +92,7 @@ public final class PreparedTransactionResolver {
                     continue;
                 }
                 boolean locked = TwoPhaseCommit.externalCallLock(c, sql, "try_lock_external_call", gid);
-                if (!locked && !overdue.contains(gid)) {
+                if (!locked && !orphan.getValue()) {
                     continue; // its worker is alive, still in its external call: not an orphan
                 }
                 if (!locked) {

@@ -36,18 +36,10 @@ public final class ExecutionTracker {
     private final Map<String, AtomicInteger> leasedPerQueue = new ConcurrentHashMap<>();
 
     /** @param leaseValidUntilNanos when the claim's lease surely ends on this JVM's clock (claim sent + lease) */
-    Execution start(String queue, long id, int attempt, boolean transactional, long leaseValidUntilNanos) {
-        return track(new Execution(queue, id, attempt, transactional, leaseValidUntilNanos));
-    }
-
-    /** As {@link #start(String, long, int, boolean, long)}, for a lease-mode claim kept with its execution. */
-    Execution start(dev.skipjack.internal.claim.ClaimedJob job, long leaseValidUntilNanos) {
-        return track(new Execution(job.queue(), job.id(), job.attempt(), false, leaseValidUntilNanos, job));
-    }
-
-    private Execution track(Execution e) {
-        if (!e.transactional) {
-            leasedCount(e.queue).incrementAndGet();
+    Execution start(dev.skipjack.internal.claim.ClaimedJob job, boolean transactional, long leaseValidUntilNanos) {
+        Execution e = new Execution(job.queue(), job.id(), job.attempt(), transactional, leaseValidUntilNanos, job);
+        if (!transactional) {
+            leasedCount(job.queue()).incrementAndGet();
         }
         executions.add(e);
         return e;

@@ -35,12 +35,8 @@ final class HandlerConnection {
         void run() throws SQLException;
     }
 
-    static Connection wrap(Connection jobTransaction, FirstUse beforeFirstUse) {
-        return wrap(jobTransaction, beforeFirstUse, new AtomicBoolean());
-    }
-
     /**
-     * As {@link #wrap(Connection, FirstUse)}; once {@code over} is set (the handler returned), every
+     * The handler's view of {@code jobTransaction}; once {@code over} is set (the handler returned), every
      * call on the connection and on the statements it gave fails: a handler that leaked it to
      * another thread would otherwise write into later jobs' transactions, or into whatever the pool
      * lends the connection for next. The statements and metadata it gives answer

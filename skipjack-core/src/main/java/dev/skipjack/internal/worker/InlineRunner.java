@@ -96,7 +96,7 @@ public final class InlineRunner implements AutoCloseable {
             return false;
         }
         ClaimedJob job = claimed.get(0);
-        Execution execution = tracker.start(job, Long.MAX_VALUE);
+        Execution execution = tracker.start(job, false, Long.MAX_VALUE);
         // Writes the outcome before it returns: the completer has no thread of its own.
         executor.runLeased(job, execution);
         return true;

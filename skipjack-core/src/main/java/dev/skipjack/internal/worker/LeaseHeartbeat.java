@@ -13,10 +13,8 @@ import java.sql.Connection;
 import java.time.Duration;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import javax.sql.DataSource;
 
 /**
@@ -67,9 +65,9 @@ final class LeaseHeartbeat implements Runnable {
         // extend_leases.sql locks rows in the order given: ascending ids, as the completer does.
         leased.sort(Comparator.comparingLong(Execution::id).thenComparingInt(Execution::attempt));
         long sentAt = System.nanoTime();
-        // (id, attempt) pairs: this process may hold a stale and a current attempt of one job.
-        Set<List<Long>> extended = new HashSet<>();
-        Map<List<Long>, String> stopRequested = new HashMap<>();
+        // (id, attempt) pairs, each with the state an operator asked it to end in (null: none): this
+        // process may hold a stale and a current attempt of one job.
+        Map<List<Long>, String> extended = new HashMap<>();
         try (Connection c = Transactions.autoCommit(dataSource)) {
             for (Row r : sql.dialect().updateReturning(c, sql, "extend_leases",
                     Params.of().rows(List.of(ListType.BIGINT, ListType.INTEGER), List.of(
@@ -77,20 +75,15 @@ final class LeaseHeartbeat implements Runnable {
                                     leased.stream().map(Execution::attempt).toList()))
                             .text(workerId),
                     Params.of().bigint(lease.toMillis()))) {
-                List<Long> execution = List.of(r.getLong(1), r.getLong(2));
-                extended.add(execution);
-                String stop = r.getString(3);
-                if (stop != null) {
-                    stopRequested.put(execution, stop);
-                }
+                extended.put(List.of(r.getLong(1), r.getLong(2)), r.getString(3));
             }
         }
         long leaseNanos = lease.toNanos();
         for (Execution e : leased) {
             List<Long> execution = List.of(e.id(), (long) e.attempt());
-            if (extended.contains(execution)) {
+            if (extended.containsKey(execution)) {
                 e.leaseExtended(sentAt, leaseNanos);
-                String stop = stopRequested.get(execution);
+                String stop = extended.get(execution);
                 if (stop != null) {
                     stop(e, stop);
                 }

@@ -139,12 +139,9 @@ final class OutcomeTranslator {
      * it ends as the operator asked, the handler's own end told in the recorded error.
      */
     Completion stopped(Completion original, String state, String workerId) {
-        ObjectNode node = mapper.createObjectNode();
-        node.put("attempt", original.attempt());
-        node.put("class", stopClass(state));
-        node.put("message", clean(trim(stopMessage(state, "; its handler then " + endOf(original)), MAX_MESSAGE_CHARS)));
-        node.put("worker", workerId);
-        return new Completion(original.id(), original.attempt(), state, null, 0, node.toString())
+        return new Completion(original.id(), original.attempt(), state, null, 0,
+                error(original.attempt(), stopClass(state), stopMessage(state, "; its handler then " + endOf(original)),
+                        null, workerId))
                 .inWorkflow(original.workflowId()).withConcurrencyKey(original.concurrencyKey());
     }
 
@@ -214,8 +211,12 @@ final class OutcomeTranslator {
     }
 
     private String error(ClaimedJob job, String errorClass, String message, Throwable cause, String workerId) {
+        return error(job.attempt(), errorClass, message, cause, workerId);
+    }
+
+    private String error(int attempt, String errorClass, String message, Throwable cause, String workerId) {
         ObjectNode node = mapper.createObjectNode();
-        node.put("attempt", job.attempt());
+        node.put("attempt", attempt);
         node.put("class", clean(errorClass));
         node.put("message", clean(trim(message, MAX_MESSAGE_CHARS)));
         node.put("worker", workerId);

@@ -246,7 +246,7 @@ final class QueueDispatcher {
     private List<Buffered> tracked(List<ClaimedJob> jobs, long leaseValidUntil) {
         List<Buffered> claimed = new ArrayList<>(jobs.size());
         for (ClaimedJob job : jobs) {
-            claimed.add(new Buffered(job, tracker.start(job, leaseValidUntil)));
+            claimed.add(new Buffered(job, tracker.start(job, false, leaseValidUntil)));
         }
         return claimed;
     }

@@ -411,7 +411,7 @@ final class TransactionalRunner {
         List<Completion> committed = new ArrayList<>(group.jobs.size());
         Job<Object> lastJob = null;
         for (ClaimedJob claimed : group.jobs) {
-            Execution execution = tracker.start(claimed.queue(), claimed.id(), claimed.attempt(), true, Long.MAX_VALUE);
+            Execution execution = tracker.start(claimed, true, Long.MAX_VALUE);
             execution.bindConnection(c);
             try {
                 KindOptions options = executor.kindOptions(claimed);
