@@ -52,7 +52,10 @@ import javax.sql.DataSource;
  * are not grouped again in this process, so a workload that deadlocks pays about one rollback per
  * kind. A job gets {@link #UNCOUNTED_CONFLICTS_IN_A_ROW} such rollbacks in a row in this process;
  * the next conflict counts as its failed attempt, so a handler that always reports one (or always
- * loses) cannot run for ever.
+ * loses) cannot run for ever. A group's commit that the database refuses on a working connection
+ * (a deferred constraint that one writer's work broke) is handled the same way: the database does
+ * not say whose work it was, so no job is charged, and the writers' kinds run alone from then on,
+ * where the job at fault has its own {@code CommitFailed} attempt counted.
  * <p>
  * A group's size adapts: it doubles, up to the dialect's {@link Dialect#maxTransactionalGroup()}
  * (32 on PostgreSQL and SQLite, 128 on MySQL and MariaDB), while a full group's handlers take
@@ -162,15 +165,15 @@ final class TransactionalRunner {
     }
 
     /**
-     * A transaction met a conflict with another and was rolled back uncounted: the kinds whose
-     * handlers wrote in it run one job per transaction from now on.
+     * A transaction met a conflict with another, or a group's commit was refused, and it was rolled
+     * back uncounted: the kinds whose handlers wrote in it run one job per transaction from now on.
      */
     private void conflicted(Group group, TransactionConflict conflict) {
         for (String kind : group.writers) {
             if (groupedKinds.contains(kind) && conflictedKinds.add(kind)) {
-                log.info("transactional kind '{}' on queue {}: a transaction of {} job(s) met a conflict with another"
+                log.info("transactional kind '{}' on queue {}: a transaction of {} job(s) {}"
                                 + " ({}) and was rolled back without counting an attempt; its jobs run one per"
-                                + " transaction from now on", kind, queue, group.jobs.size(),
+                                + " transaction from now on", kind, queue, group.jobs.size(), conflict.what,
                         OutcomeTranslator.messageOf(conflict.getCause()));
             }
         }
@@ -188,6 +191,20 @@ final class TransactionalRunner {
      * nothing.
      */
     private TransactionConflict conflict(Throwable cause, List<Long> jobs, Group group) {
+        return uncounted(cause, jobs, group, "TransactionConflict", "met a conflict with another");
+    }
+
+    /**
+     * The rollback of {@code group}'s transaction whose commit the database refused while its
+     * connection still works, charged to {@code jobs} as a conflict is: a refusal that follows a
+     * job wherever it runs still ends it.
+     */
+    private TransactionConflict refusedCommit(SQLException cause, List<Long> jobs, Group group) {
+        return uncounted(cause, jobs, group, "CommitFailed", "failed to commit");
+    }
+
+    private TransactionConflict uncounted(Throwable cause, List<Long> jobs, Group group, String errorClass,
+                                          String what) {
         if (conflictsInARow.size() > MAX_TRACKED_CONFLICTS) {
             conflictsInARow.clear();
         }
@@ -196,12 +213,12 @@ final class TransactionalRunner {
             if (conflictsInARow.merge(id, 1, Integer::sum) > UNCOUNTED_CONFLICTS_IN_A_ROW) {
                 conflictsInARow.remove(id);
                 ClaimedJob claimed = group.claimedOf(id);
-                counted.add(translator.fromFailure(claimed, "TransactionConflict", "the job's transaction met a conflict"
-                                + " with another " + (UNCOUNTED_CONFLICTS_IN_A_ROW + 1) + " times in a row: "
+                counted.add(translator.fromFailure(claimed, errorClass, "the job's transaction " + what + " "
+                                + (UNCOUNTED_CONFLICTS_IN_A_ROW + 1) + " times in a row: "
                                 + OutcomeTranslator.messageOf(cause), cause, executor.kindOptions(claimed), workerId));
             }
         }
-        return new TransactionConflict(cause, counted);
+        return new TransactionConflict(cause, counted, what);
     }
 
     /**
@@ -211,10 +228,13 @@ final class TransactionalRunner {
     private static final class TransactionConflict extends Exception {
         /** The failed attempts of the jobs out of uncounted conflicts, to record after the rollback. */
         final List<Completion> counted;
+        /** What befell the transaction, for the log: "met a conflict with another", "failed to commit". */
+        final String what;
 
-        TransactionConflict(Throwable cause, List<Completion> counted) {
+        TransactionConflict(Throwable cause, List<Completion> counted, String what) {
             super(cause.getMessage(), cause, false, false);
             this.counted = counted;
+            this.what = what;
         }
     }
 
@@ -511,6 +531,12 @@ final class TransactionalRunner {
             if (isConflict(e)) {
                 // A serialization failure at commit (SERIALIZABLE servers): nothing of it is kept.
                 throw conflict(e, idsOf(committed), group);
+            }
+            if (group.jobs.size() > 1 && !group.writers.isEmpty() && c.isValid(1)) {
+                // The database refused the commit (a deferred constraint one writer's work broke)
+                // and cannot say whose work it was: no job of the group is charged; its writers'
+                // kinds run alone from now on, where the job at fault has the failure counted.
+                throw refusedCommit(e, idsOf(committed), group);
             }
             return Ended.lost(group.lost(null, "CommitFailed", "the job's transaction failed to commit: " + e.getMessage(), e));
         }
