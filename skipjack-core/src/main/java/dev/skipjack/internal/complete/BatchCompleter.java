@@ -1,6 +1,7 @@
 package dev.skipjack.internal.complete;
 
 import dev.skipjack.internal.sql.ConnectionHints;
+import dev.skipjack.internal.sql.StatementText;
 import dev.skipjack.internal.sql.Transactions;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -29,6 +30,11 @@ public final class BatchCompleter<K> {
 
     /** Largest batch per write. */
     public static final int MAX_BATCH = 2_000;
+    /**
+     * The least a batch's text budget ({@link #maxBatchChars}) is lowered to: batches halved while
+     * the database was down go through small once it is back, and must not lower it far.
+     */
+    static final long MIN_LEARNED_BATCH_CHARS = 256 * 1024;
     /**
      * Writes in flight at once, at most: while one batch is on its round trip the next one gathers
      * and goes out. Each execution is submitted once, so two writes never touch the same job. A
@@ -78,6 +84,13 @@ public final class BatchCompleter<K> {
     private final java.util.concurrent.atomic.AtomicInteger roundsRunning = new java.util.concurrent.atomic.AtomicInteger();
     /** When the last such round ended; long ago before any did. */
     private volatile long roundEndedNanos = System.nanoTime() - 2 * CARRIED_GRACE_NANOS;
+    /**
+     * Characters of outputs and errors one batch carries at most (a single completion's own may
+     * pass it): {@link StatementText#MAX_CHARS}, lowered to the text of a halved batch that went
+     * through after its batch kept failing, the size a server with a lowered max_allowed_packet
+     * takes. Without it every batch of large outputs failed twice before its halves went through.
+     */
+    private volatile long maxBatchChars = StatementText.MAX_CHARS;
 
     /**
      * @param onWritten      called with each key once its completion is in the database
@@ -142,15 +155,17 @@ public final class BatchCompleter<K> {
     private synchronized void writeRemaining() {
         List<Pending<K>> rest = new ArrayList<>();
         queue.drainTo(rest);
-        if (rest.isEmpty()) {
-            return;
-        }
-        try {
-            write(rest);
-            acknowledge(rest);
-        } catch (Exception e) {
-            log.warn("writing {} late job acknowledgements failed; their leases will expire instead: {}", rest.size(),
-                    e.toString());
+        for (int from = 0, to; from < rest.size(); from = to) {
+            to = batchEnd(rest, from, maxBatchChars);
+            List<Pending<K>> batch = rest.subList(from, to);
+            try {
+                write(batch);
+                acknowledge(batch);
+            } catch (Exception e) {
+                log.warn("writing {} late job acknowledgements failed; their leases will expire instead: {}",
+                        rest.size() - from, e.toString());
+                return;
+            }
         }
     }
 
@@ -187,6 +202,7 @@ public final class BatchCompleter<K> {
         List<Pending<K>> batch = new ArrayList<>();
         long backoffMillis = 50;
         int failures = 0;
+        boolean halved = false;
         while (true) {
             try {
                 if (batch.isEmpty()) {
@@ -217,6 +233,10 @@ public final class BatchCompleter<K> {
                 } finally {
                     writesInFlight.decrementAndGet();
                 }
+                if (halved) {
+                    learnBudget(batch);
+                    halved = false;
+                }
                 acknowledge(batch);
                 batch.clear();
                 backoffMillis = 50;
@@ -234,7 +254,7 @@ public final class BatchCompleter<K> {
                 log.warn("writing {} job acknowledgements failed, retrying in {} ms: {}", batch.size(), backoffMillis, e.toString());
                 ConnectionHints.note(writer.dialect(), e);
                 if (++failures >= 2) {
-                    halve(batch);
+                    halved |= halve(batch);
                 }
                 sleepQuietly(backoffMillis);
                 backoffMillis = Math.min(backoffMillis * 2, MAX_RETRY_BACKOFF.toMillis());
@@ -244,15 +264,65 @@ public final class BatchCompleter<K> {
 
     /**
      * Puts the second half of a batch that failed twice back in the queue: a batch can fail for its
-     * size alone (MySQL and MariaDB refuse a statement over max_allowed_packet, 16 MB by default,
-     * which 2,000 outcomes with large outputs exceed), and retried whole it would fail forever
-     * while its jobs stay running. Halving at each failure comes down to a size the server takes,
-     * down to one completion (at most 64 KiB of output). With the database down it costs nothing:
-     * the batches grow back once writes succeed.
+     * size alone (MySQL and MariaDB refuse a statement over max_allowed_packet, which the text
+     * budget keeps batches under at the servers' defaults but not under a lowered one), and
+     * retried whole it would fail forever while its jobs stay running. Halving at each failure
+     * comes down to a size the server takes, down to one completion (at most 64 KiB of output),
+     * and that size becomes the budget ({@link #learnBudget}). With the database down it costs
+     * nothing: the batches grow back once writes succeed. Returns whether it split the batch.
      */
-    private void halve(List<Pending<K>> batch) {
-        if (batch.size() > 1) {
-            List<Pending<K>> rest = batch.subList(batch.size() / 2, batch.size());
+    private boolean halve(List<Pending<K>> batch) {
+        if (batch.size() <= 1) {
+            return false;
+        }
+        List<Pending<K>> rest = batch.subList(batch.size() / 2, batch.size());
+        queue.addAll(rest);
+        rest.clear();
+        return true;
+    }
+
+    /**
+     * A halved batch went through: its text is a size the server takes, which becomes the budget of
+     * later batches when it is below the budget and above {@link #MIN_LEARNED_BATCH_CHARS}.
+     */
+    private void learnBudget(List<Pending<K>> batch) {
+        long chars = charsOf(batch);
+        if (chars >= MIN_LEARNED_BATCH_CHARS && chars < maxBatchChars) {
+            maxBatchChars = chars;
+            log.info("a batch of job acknowledgements went through halved, after its whole failed: batches carry at"
+                    + " most {} characters of outputs and errors from now on", chars);
+        }
+    }
+
+    private static <K> long charsOf(List<Pending<K>> batch) {
+        long chars = 0;
+        for (Pending<K> p : batch) {
+            chars += p.completion().textLength();
+        }
+        return chars;
+    }
+
+    /**
+     * The end (exclusive) of the batch that starts at {@code from}: {@link #MAX_BATCH} completions,
+     * or fewer when their outputs and errors pass {@code maxChars}; at least one.
+     */
+    static <K> int batchEnd(List<Pending<K>> pending, int from, long maxChars) {
+        int end = Math.min(pending.size(), from + MAX_BATCH);
+        long chars = 0;
+        for (int i = from; i < end; i++) {
+            chars += pending.get(i).completion().textLength();
+            if (chars > maxChars && i > from) {
+                return i;
+            }
+        }
+        return end;
+    }
+
+    /** Puts what passes {@link #maxBatchChars} back in the queue, for the next batch. */
+    private void keepWithinBudget(List<Pending<K>> batch) {
+        int end = batchEnd(batch, 0, maxBatchChars);
+        if (end < batch.size()) {
+            List<Pending<K>> rest = batch.subList(end, batch.size());
             queue.addAll(rest);
             rest.clear();
         }
@@ -261,6 +331,7 @@ public final class BatchCompleter<K> {
     /**
      * Adds what is queued to {@code batch}; while another write is in flight and the batch is
      * small, keeps gathering until it is large enough, the other write is done, or 5 ms passed.
+     * What passes the text budget goes back to the queue.
      */
     private void gather(List<Pending<K>> batch) throws InterruptedException {
         queue.drainTo(batch, MAX_BATCH - batch.size());
@@ -273,6 +344,7 @@ public final class BatchCompleter<K> {
                 queue.drainTo(batch, MAX_BATCH - batch.size());
             }
         }
+        keepWithinBudget(batch);
     }
 
     /**
@@ -337,6 +409,7 @@ public final class BatchCompleter<K> {
         if (batch.isEmpty()) {
             return null;
         }
+        keepWithinBudget(batch);
         // Counted as a write in flight, so the writer thread gathers a batch meanwhile instead of
         // sending one- and two-job writes that queue up behind this one's transaction.
         writesInFlight.incrementAndGet();

@@ -63,6 +63,11 @@ public record Completion(long id, int attempt, String state, Long delayMillis, i
         return "completed".equals(state);
     }
 
+    /** Characters of text it carries into a statement: its output's and its error's. */
+    public int textLength() {
+        return (outputJson == null ? 0 : outputJson.length()) + (errorJson == null ? 0 : errorJson.length());
+    }
+
     /** Whether this completion ends the job (completed, discarded or cancelled). */
     public boolean isTerminal() {
         return TERMINAL.contains(state);

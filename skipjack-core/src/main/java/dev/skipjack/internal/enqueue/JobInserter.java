@@ -6,6 +6,7 @@ import dev.skipjack.internal.sql.Capability;
 import dev.skipjack.internal.sql.ListType;
 import dev.skipjack.internal.sql.Params;
 import dev.skipjack.internal.sql.SqlStatements;
+import dev.skipjack.internal.sql.StatementText;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -31,11 +32,10 @@ public final class JobInserter {
     public static final int ROWS_PER_STATEMENT = 5_000;
     /**
      * Characters of args one statement carries at most (a single row's own may exceed it): 5,000
-     * rows of large args made one statement over MySQL's and MariaDB's max_allowed_packet (16 MB
-     * by default), which refused every such enqueue, and over a gigabyte on PostgreSQL. Two
-     * million characters are a few megabytes, escaping included; small args never reach it.
+     * rows of large args made one statement over MySQL's and MariaDB's max_allowed_packet, which
+     * refused every such enqueue ({@link StatementText}).
      */
-    static final int MAX_STATEMENT_ARGS_CHARS = 2_000_000;
+    static final int MAX_STATEMENT_ARGS_CHARS = StatementText.MAX_CHARS;
     /** Tries of one unique insert whose key's holder keeps finishing before it can be read. */
     static final int UNIQUE_ATTEMPTS = 10;
     /** Columns of insert_jobs.sql's rows: queue, kind, args, priority, max attempts, run_at, delay. */
