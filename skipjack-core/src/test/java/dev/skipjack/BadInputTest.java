@@ -136,6 +136,37 @@ class BadInputTest extends DatabaseTest {
         assertThat(jobCount()).isOne();
     }
 
+    record Ledger(java.math.BigInteger balance, Map<String, String> labels) {
+    }
+
+    @Test
+    void argsPastTheParsersLimitsAreRefusedAlsoAfterTheirTypeReadBackOnce() {
+        Skipjack s = client(builder().kind(JobKind.of("ledger", Ledger.class)));
+        // The first enqueue of the type reads it back whole; later ones of the same type do not.
+        s.enqueue("ledger", new Ledger(java.math.BigInteger.TEN, Map.of("a", "b")));
+        s.enqueue("ledger", new Ledger(java.math.BigInteger.TWO, Map.of("c", "d")));
+
+        // A worker's parser refuses a number of over 1,000 digits (Jackson's default limit).
+        java.math.BigInteger huge = java.math.BigInteger.TEN.pow(1_500);
+        assertThatThrownBy(() -> s.enqueue("ledger", new Ledger(huge, Map.of())))
+                .isInstanceOf(InvalidArgsException.class)
+                .hasMessageContaining("ledger")
+                .hasMessageContaining("1000");
+        assertThatThrownBy(() -> s.enqueueAll(List.of(
+                JobRequest.of("ledger", new Ledger(java.math.BigInteger.ONE, Map.of())),
+                JobRequest.of("ledger", new Ledger(huge, Map.of())))))
+                .isInstanceOf(InvalidArgsException.class);
+        if (com.fasterxml.jackson.core.json.PackageVersion.VERSION.getMinorVersion() >= 16) {
+            // Names of over 50,000 characters, since Jackson 2.16.
+            assertThatThrownBy(() -> s.enqueue("ledger", new Ledger(java.math.BigInteger.ONE, Map.of("k".repeat(60_000), "v"))))
+                    .isInstanceOf(InvalidArgsException.class)
+                    .hasMessageContaining("50000");
+        }
+        // Long args within the limits are still taken.
+        s.enqueue("ledger", new Ledger(java.math.BigInteger.TEN.pow(900), Map.of("k".repeat(10_000), "v".repeat(100_000))));
+        assertThat(jobCount()).isEqualTo(3);
+    }
+
     @Test
     void argsThatSerializeToJsonNullAreRefusedAsInvalidArgs() {
         Skipjack s = enqueuer();

@@ -1,7 +1,10 @@
 package dev.skipjack.internal.enqueue;
 
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.databind.JavaType;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
@@ -23,6 +26,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * type. What that proves, a usable creator and matching property names, belongs to the type, not
  * to the values: any instance of it was built by that creator. Other objects (maps, trees,
  * subclasses) are read back every time, because their shape can differ from one to the next.
+ * The values do matter for one thing: the parser's limits ({@link StreamReadConstraints}: a number
+ * of over 1,000 digits, a name of over 50,000 characters, nesting over 1,000 deep, by default),
+ * which a worker's read applies and the write does not. So an own-type text long enough to pass
+ * one of them is run through the parser, tokens only, without binding; shorter texts cannot.
  */
 public final class ArgsEncoder {
 
@@ -31,9 +38,34 @@ public final class ArgsEncoder {
     private final Map<JavaType, ObjectReader> readers = new ConcurrentHashMap<>();
     private final Set<JavaType> readBackOnce = ConcurrentHashMap.newKeySet();
 
+    /** Args texts of at most this many characters cannot pass any of the mapper's parser limits. */
+    private final long longestWithinLimits;
+
     public ArgsEncoder(ObjectMapper mapper) {
         this.mapper = mapper;
         this.writer = mapper.writer();
+        this.longestWithinLimits = longestWithinLimits(mapper.getFactory().streamReadConstraints());
+    }
+
+    /**
+     * Passing a limit of n takes more than n characters (digits, name characters, opening
+     * brackets, tokens), so a text of at most the smallest limit passes none.
+     */
+    static long longestWithinLimits(StreamReadConstraints limits) {
+        long longest = Math.min(limits.getMaxNumberLength(), Math.min(limits.getMaxNestingDepth(), limits.getMaxStringLength()));
+        // Names, documents (Jackson 2.16) and tokens (2.18) are limited too on the newer versions,
+        // read by name: the core runs on Jackson 2.15 as well.
+        for (String getter : new String[] {"getMaxNameLength", "getMaxDocumentLength", "getMaxTokenCount"}) {
+            try {
+                long limit = ((Number) StreamReadConstraints.class.getMethod(getter).invoke(limits)).longValue();
+                if (limit > 0) {
+                    longest = Math.min(longest, limit);
+                }
+            } catch (ReflectiveOperationException olderJackson) {
+                // not limited on this version
+            }
+        }
+        return longest;
     }
 
     /**
@@ -105,6 +137,9 @@ public final class ArgsEncoder {
     public void checkReadsBack(Object args, String json, JavaType argsType) throws JsonProcessingException {
         boolean ownType = args != null && args.getClass() == argsType.getRawClass() && !argsType.hasGenericTypes();
         if (ownType && readBackOnce.contains(argsType)) {
+            if (json.length() > longestWithinLimits) {
+                checkParses(json);
+            }
             return;
         }
         if (reader(argsType).readValue(json) == null) {
@@ -112,6 +147,25 @@ public final class ArgsEncoder {
         }
         if (ownType) {
             readBackOnce.add(argsType);
+        }
+    }
+
+    /**
+     * Runs {@code json} through the mapper's parser, as a worker's read does, without binding it:
+     * throws what the parser's limits say. A string's length is checked where its text is read.
+     */
+    private void checkParses(String json) throws JsonProcessingException {
+        try (JsonParser parser = mapper.getFactory().createParser(json)) {
+            JsonToken token;
+            while ((token = parser.nextToken()) != null) {
+                if (token == JsonToken.VALUE_STRING) {
+                    parser.getTextLength();
+                }
+            }
+        } catch (JsonProcessingException e) {
+            throw e;
+        } catch (IOException e) {
+            throw new IllegalStateException("reading from memory failed", e);
         }
     }
 
