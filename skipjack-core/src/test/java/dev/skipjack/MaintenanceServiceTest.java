@@ -24,7 +24,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The maintenance service owns every periodic task of a node with one error policy: a failing
  * round, whatever it throws, is counted and backed off, and the task keeps running; leader-only
- * tasks run on the elected node only, and at once when a node becomes leader.
+ * tasks run on the elected node only, and at once when a node becomes leader; tasks that run user
+ * code (the two-phase resolver) hold back no other task, however long that code takes.
  */
 class MaintenanceServiceTest extends DatabaseTest {
 
@@ -54,7 +55,7 @@ class MaintenanceServiceTest extends DatabaseTest {
         }
 
         MaintenanceTask as(MaintenanceTask.Scope scope) {
-            return new MaintenanceTask("flaky", scope, Duration.ofMillis(20), Duration.ZERO, this);
+            return new MaintenanceTask("flaky", scope, Duration.ofMillis(20), Duration.ZERO, this, false);
         }
 
         @Override
@@ -115,5 +116,30 @@ class MaintenanceServiceTest extends DatabaseTest {
         int aStopped = onA.succeeded.get();
         assertThat(onB.threeSuccesses.await(10, TimeUnit.SECONDS)).isTrue();
         assertThat(onA.succeeded.get()).as("rounds on the stopped node").isEqualTo(aStopped);
+    }
+
+    @Test
+    void tasksThatRunUserCodeHoldBackNoOtherTaskWhenTheyHang() throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        CountDownLatch bothHanging = new CountDownLatch(2);
+        MaintenanceTask.Round hangs = () -> {
+            bothHanging.countDown();
+            release.await();
+        };
+        // Two of them, as many as the scheduler's threads: on those threads nothing else would run.
+        MaintenanceTask first = MaintenanceTask.everyNode("user check 1", Duration.ofMillis(20), hangs).runningUserCode();
+        MaintenanceTask second = MaintenanceTask.everyNode("user check 2", Duration.ofMillis(20), hangs).runningUserCode();
+        Flaky other = new Flaky();
+        try {
+            service("node-a", Duration.ofSeconds(30), first, second, other.as(MaintenanceTask.Scope.EVERY_NODE));
+            await("a user check to hang", Duration.ofSeconds(10), () -> bothHanging.getCount() < 2);
+            int before = other.succeeded.get();
+            await("rounds of the other task while it hangs", Duration.ofSeconds(10),
+                    () -> other.succeeded.get() >= before + 3);
+            // The user-code tasks share one thread: the second waits behind the first.
+            assertThat(bothHanging.getCount()).isEqualTo(1);
+        } finally {
+            release.countDown();
+        }
     }
 }

@@ -19,7 +19,8 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The one owner of a node's periodic work: leader election, lease rescue, retention, due-job
- * promotion, pause refresh, the two-phase resolver. One scheduler runs every task; one error policy
+ * promotion, pause refresh, the two-phase resolver. One scheduler runs every task but those that
+ * run user code, which have a thread of their own (the resolver); one error policy
  * applies to all of them: a failed round is logged (at WARN when a run of failures starts, then
  * quietly), counted, and the task backs off exponentially up to {@link #MAX_BACKOFF} (the fetchers' own cap) before its
  * next round, which runs on its normal interval again once a round succeeds. No task can die.
@@ -46,6 +47,11 @@ public final class MaintenanceService {
     /** Failed rounds in a row per task; absent once a round succeeds. */
     private final Map<String, AtomicLong> streaks = new ConcurrentHashMap<>();
     private final ScheduledExecutorService scheduler;
+    /**
+     * The tasks that run user code ({@link MaintenanceTask#untrusted()}), one thread for them all:
+     * a check that hangs holds back only those tasks. Null when there are none.
+     */
+    private final ScheduledExecutorService userCodeScheduler;
     /** The scheduler's threads: a stop called from one of them (a listener's callback) cannot wait for the rounds. */
     private final Set<Thread> threads = ConcurrentHashMap.newKeySet();
     private volatile boolean stopped;
@@ -65,6 +71,14 @@ public final class MaintenanceService {
         });
         executor.setRemoveOnCancelPolicy(true);
         this.scheduler = executor;
+        if (this.tasks.stream().anyMatch(MaintenanceTask::untrusted)) {
+            ScheduledThreadPoolExecutor userCode = new ScheduledThreadPoolExecutor(1,
+                    WorkerThreads.daemonFactory("skipjack-maintenance-user-code"));
+            userCode.setRemoveOnCancelPolicy(true);
+            this.userCodeScheduler = userCode;
+        } else {
+            this.userCodeScheduler = null;
+        }
         leader.onElected(this::runLeaderTasksNow);
     }
 
@@ -92,6 +106,11 @@ public final class MaintenanceService {
         Thread caller = Thread.currentThread();
         boolean fromARound = threads.contains(caller);
         boolean interruptedBefore = caller.isInterrupted();
+        if (userCodeScheduler != null) {
+            // Not waited for: its rounds only finish what any node may finish (an orphaned
+            // prepared transaction), and user code may not return at all.
+            userCodeScheduler.shutdownNow();
+        }
         scheduler.shutdownNow();
         if (fromARound) {
             // Called from a round (a listener that stops the client): the scheduler cannot end while
@@ -136,7 +155,8 @@ public final class MaintenanceService {
             return;
         }
         try {
-            scheduler.schedule(() -> runRound(task, oneOff), delay.toNanos(), TimeUnit.NANOSECONDS);
+            (task.untrusted() ? userCodeScheduler : scheduler)
+                    .schedule(() -> runRound(task, oneOff), delay.toNanos(), TimeUnit.NANOSECONDS);
         } catch (java.util.concurrent.RejectedExecutionException e) {
             // Stopping: nothing more to schedule.
         }

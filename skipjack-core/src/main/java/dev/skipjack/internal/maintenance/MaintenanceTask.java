@@ -10,8 +10,12 @@ import java.util.Objects;
  *
  * @param interval   how long after one round ends the next one starts, when the round succeeded
  * @param firstDelay delay before the first round; zero runs it as soon as the service starts
+ * @param untrusted  whether its round runs user code that may take any time (the two-phase
+ *                   resolver's {@code externalEffectHappened}): such tasks run on a thread of their
+ *                   own, so they can never hold back the election, the rescuer or the promoter
  */
-public record MaintenanceTask(String name, Scope scope, Duration interval, Duration firstDelay, Round round) {
+public record MaintenanceTask(String name, Scope scope, Duration interval, Duration firstDelay, Round round,
+                              boolean untrusted) {
 
     /** Where a task runs. */
     public enum Scope {
@@ -37,15 +41,20 @@ public record MaintenanceTask(String name, Scope scope, Duration interval, Durat
     }
 
     public static MaintenanceTask everyNode(String name, Duration interval, Round round) {
-        return new MaintenanceTask(name, Scope.EVERY_NODE, interval, Duration.ZERO, round);
+        return new MaintenanceTask(name, Scope.EVERY_NODE, interval, Duration.ZERO, round, false);
     }
 
     public static MaintenanceTask leaderOnly(String name, Duration interval, Round round) {
-        return new MaintenanceTask(name, Scope.LEADER, interval, Duration.ZERO, round);
+        return new MaintenanceTask(name, Scope.LEADER, interval, Duration.ZERO, round, false);
     }
 
     /** The same task with its first round {@code delay} after the service starts. */
     public MaintenanceTask startingAfter(Duration delay) {
-        return new MaintenanceTask(name, scope, interval, delay, round);
+        return new MaintenanceTask(name, scope, interval, delay, round, untrusted);
+    }
+
+    /** The same task, running user code: on a thread of its own ({@code untrusted}). */
+    public MaintenanceTask runningUserCode() {
+        return new MaintenanceTask(name, scope, interval, firstDelay, round, true);
     }
 }

@@ -100,9 +100,11 @@ public final class StartedNode {
         if (!twoPhase.isEmpty()) {
             // As often as the rescuer: an orphan is a lease old before it is resolved anyway. On every
             // node with two-phase kinds: the leader may have none, and its resolver would leave
-            // every orphan locked in place (the job's row with it) forever.
+            // every orphan locked in place (the job's row with it) forever. On a thread of its own:
+            // it asks the handlers' externalEffectHappened, which may take any time.
             tasks.add(MaintenanceTask.everyNode("prepared transaction resolver", s.rescueInterval(),
-                    new PreparedTransactionResolver(s.dataSource(), s.sql(), twoPhase, s.timing().lease())::resolveAll));
+                    new PreparedTransactionResolver(s.dataSource(), s.sql(), twoPhase, s.timing().lease())::resolveAll)
+                    .runningUserCode());
         }
         this.registry = new NodeRegistry(s.dataSource(), s.sql(), s.workerId(), s.queues().stream()
                 .map(q -> q.name() + ":" + q.concurrency()).collect(java.util.stream.Collectors.joining(", ")),
@@ -132,6 +134,8 @@ public final class StartedNode {
         Map<String, Integer> needs = new java.util.LinkedHashMap<>(WorkerRuntime.connectionsNeeded(s.queues(), s.kinds(),
                 s.sql().dialect().supports(Capability.CONCURRENT_WRITERS)));
         needs.put("maintenance", MaintenanceService.THREADS);
+        // The two-phase resolver's own thread holds a connection through a handler's check.
+        needs.put("prepared transaction resolver", ExecutionMode.twoPhaseHandlers(s.kinds()).isEmpty() ? 0 : 1);
         needs.put("LISTEN", s.notifyChannel() == null ? 0 : 1);
         PoolSizeCheck.warnIfTooSmall(s.dataSource(), s.workerId(), needs);
         StartedNode node = new StartedNode(s);
