@@ -307,15 +307,7 @@ public final class BatchCompleter<K> {
      * or fewer when their outputs and errors pass {@code maxChars}; at least one.
      */
     static <K> int batchEnd(List<Pending<K>> pending, int from, long maxChars) {
-        int end = Math.min(pending.size(), from + MAX_BATCH);
-        long chars = 0;
-        for (int i = from; i < end; i++) {
-            chars += pending.get(i).completion().textLength();
-            if (chars > maxChars && i > from) {
-                return i;
-            }
-        }
-        return end;
+        return StatementText.end(pending, from, MAX_BATCH, maxChars, p -> p.completion().textLength());
     }
 
     /** Puts what passes {@link #maxBatchChars} back in the queue, for the next batch. */

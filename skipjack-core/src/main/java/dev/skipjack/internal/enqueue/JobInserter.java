@@ -226,15 +226,7 @@ public final class JobInserter {
      * rows, or fewer when their args pass {@link #MAX_STATEMENT_ARGS_CHARS}; at least one row.
      */
     static int statementEnd(List<InsertRow> rows, int from) {
-        int end = Math.min(rows.size(), from + ROWS_PER_STATEMENT);
-        long chars = 0;
-        for (int i = from; i < end; i++) {
-            chars += rows.get(i).argsJson().length();
-            if (chars > MAX_STATEMENT_ARGS_CHARS && i > from) {
-                return i;
-            }
-        }
-        return end;
+        return StatementText.end(rows, from, ROWS_PER_STATEMENT, MAX_STATEMENT_ARGS_CHARS, r -> r.argsJson().length());
     }
 
     /** Announces the jobs of {@code batch} due now to the listeners of their queues (F-16), when notifications are on. */
