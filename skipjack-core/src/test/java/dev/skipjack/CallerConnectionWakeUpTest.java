@@ -25,30 +25,45 @@ class CallerConnectionWakeUpTest extends EveryBackendTest {
 
     private static final Duration NEVER_POLLS = Duration.ofMinutes(1);
     private static final JobKind<Args> WORK = JobKind.of("work", Args.class);
+    /** One queue per case: no job of the others ends in it, so nothing but the enqueue can wake its fetcher. */
+    private static final List<String> QUEUES = List.of("wake_plain", "wake_keyed", "wake_bulk");
+
+    private static Thread fetcherOf(String queue) {
+        return Thread.getAllStackTraces().keySet().stream()
+                .filter(t -> t.getName().equals("skipjack-fetcher-" + queue)).findFirst().orElse(null);
+    }
 
     @Test
     void jobsEnqueuedOnAnAutoCommitConnectionStartAtOnce() throws Exception {
         BlockingQueue<Integer> started = new LinkedBlockingQueue<>();
-        Skipjack s = client(builder().pollInterval(NEVER_POLLS).promoteInterval(NEVER_POLLS).listenNotify(false)
-                .queue("default", 4).handler(WORK, job -> {
+        Skipjack.Builder builder = builder().pollInterval(NEVER_POLLS).promoteInterval(NEVER_POLLS).listenNotify(false)
+                .handler(WORK, job -> {
                     started.add(job.args().n());
                     return Outcome.complete();
-                }));
-        // Enqueued before start, so the worker's first poll, at start, finds it: once it has started,
-        // that poll is over, and from now on only a wake-up starts a job within a minute.
-        s.enqueue(WORK, new Args(0));
+                });
+        QUEUES.forEach(q -> builder.queue(q, 4));
+        Skipjack s = client(builder);
         s.start();
-        assertThat(started.poll(10, TimeUnit.SECONDS)).as("the job found by the poll at start").isEqualTo(0);
+        // Each fetcher's first poll, at start, found nothing: once it waits, only a wake-up starts a
+        // job within a minute.
+        for (String q : QUEUES) {
+            await("the first poll of " + q + " to end", Duration.ofSeconds(10), () -> {
+                Thread fetcher = fetcherOf(q);
+                return fetcher != null && inStack(fetcher, "awaitWake");
+            });
+        }
 
         try (Connection c = dataSource.getConnection()) {
             assertThat(c.getAutoCommit()).isTrue();
-            s.enqueue(c, WORK, new Args(1));
+            s.enqueue(c, WORK, new Args(1), EnqueueOptions.defaults().withQueue("wake_plain"));
             assertThat(started.poll(10, TimeUnit.SECONDS)).as("a plain job").isEqualTo(1);
 
-            s.enqueue(c, WORK, new Args(2), EnqueueOptions.defaults().withConcurrencyKey("tenant-1", 1));
+            s.enqueue(c, WORK, new Args(2), EnqueueOptions.defaults().withQueue("wake_keyed")
+                    .withConcurrencyKey("tenant-1", 1));
             assertThat(started.poll(10, TimeUnit.SECONDS)).as("a keyed job, admitted at once").isEqualTo(2);
 
-            s.enqueueAll(c, List.of(JobRequest.of(WORK, new Args(3)), JobRequest.of(WORK, new Args(4))));
+            EnqueueOptions bulk = EnqueueOptions.defaults().withQueue("wake_bulk");
+            s.enqueueAll(c, List.of(JobRequest.of(WORK, new Args(3), bulk), JobRequest.of(WORK, new Args(4), bulk)));
             assertThat(List.of(started.poll(10, TimeUnit.SECONDS), started.poll(10, TimeUnit.SECONDS)))
                     .as("a bulk enqueue").containsExactlyInAnyOrder(3, 4);
         }
