@@ -142,4 +142,21 @@ class MaintenanceServiceTest extends DatabaseTest {
             release.countDown();
         }
     }
+
+    @Test
+    void userCodeThatStopsTheNodeFromItsRoundKeepsNoInterruptOfTheStop() throws Exception {
+        // A handler's check may stop its client: the stop interrupts the round's own thread, and
+        // must take that back, or the rest of the node's stop would take it for the caller's.
+        java.util.concurrent.atomic.AtomicReference<MaintenanceService> service = new java.util.concurrent.atomic.AtomicReference<>();
+        java.util.concurrent.CompletableFuture<Boolean> interruptedAfterStop = new java.util.concurrent.CompletableFuture<>();
+        CountDownLatch serviceSet = new CountDownLatch(1);
+        MaintenanceTask stopsTheNode = MaintenanceTask.everyNode("user check", Duration.ofMillis(20), () -> {
+            serviceSet.await();
+            service.get().stop();
+            interruptedAfterStop.complete(Thread.currentThread().isInterrupted());
+        }).runningUserCode();
+        service.set(service("node-a", Duration.ofSeconds(30), stopsTheNode));
+        serviceSet.countDown();
+        assertThat(interruptedAfterStop.get(10, TimeUnit.SECONDS)).as("interrupted after its own stop").isFalse();
+    }
 }

@@ -35,6 +35,8 @@ public final class BatchCompleter<K> {
      * the database was down go through small once it is back, and must not lower it far.
      */
     static final long MIN_LEARNED_BATCH_CHARS = 256 * 1024;
+    /** Writes without a failure, on one writer thread, after which a lowered text budget doubles. */
+    static final int WRITES_BEFORE_GROWING_BACK = 100;
     /**
      * Writes in flight at once, at most: while one batch is on its round trip the next one gathers
      * and goes out. Each execution is submitted once, so two writes never touch the same job. A
@@ -203,6 +205,7 @@ public final class BatchCompleter<K> {
         long backoffMillis = 50;
         int failures = 0;
         boolean halved = false;
+        int cleanWrites = 0;
         while (true) {
             try {
                 if (batch.isEmpty()) {
@@ -236,6 +239,10 @@ public final class BatchCompleter<K> {
                 if (halved) {
                     learnBudget(batch);
                     halved = false;
+                    cleanWrites = 0;
+                } else if (++cleanWrites >= WRITES_BEFORE_GROWING_BACK) {
+                    growBudgetBack();
+                    cleanWrites = 0;
                 }
                 acknowledge(batch);
                 batch.clear();
@@ -283,7 +290,10 @@ public final class BatchCompleter<K> {
 
     /**
      * A halved batch went through: its text is a size the server takes, which becomes the budget of
-     * later batches when it is below the budget and above {@link #MIN_LEARNED_BATCH_CHARS}.
+     * later batches when it is below the budget and above {@link #MIN_LEARNED_BATCH_CHARS}. The
+     * failures may not have been about size (the database down; MariaDB's driver reports a
+     * statement over max_allowed_packet as the server's error or as a socket error, as the
+     * server closes the connection), so the budget grows back ({@link #growBudgetBack}).
      */
     private void learnBudget(List<Pending<K>> batch) {
         long chars = charsOf(batch);
@@ -292,6 +302,23 @@ public final class BatchCompleter<K> {
             log.info("a batch of job acknowledgements went through halved, after its whole failed: batches carry at"
                     + " most {} characters of outputs and errors from now on", chars);
         }
+    }
+
+    /**
+     * After {@link #WRITES_BEFORE_GROWING_BACK} writes without a failure, a lowered budget doubles,
+     * up to {@link StatementText#MAX_CHARS}: one lowered by failures of another kind comes back,
+     * and a server's real limit costs two failed writes per that many batches.
+     */
+    private void growBudgetBack() {
+        long budget = maxBatchChars;
+        if (budget < StatementText.MAX_CHARS) {
+            maxBatchChars = Math.min(StatementText.MAX_CHARS, budget * 2);
+        }
+    }
+
+    /** The text budget of a batch now (for tests). */
+    long maxBatchChars() {
+        return maxBatchChars;
     }
 
     private static <K> long charsOf(List<Pending<K>> batch) {
@@ -315,7 +342,7 @@ public final class BatchCompleter<K> {
         int end = batchEnd(batch, 0, maxBatchChars);
         if (end < batch.size()) {
             List<Pending<K>> rest = batch.subList(end, batch.size());
-            queue.addAll(rest);
+            requeue(new ArrayList<>(rest));
             rest.clear();
         }
     }

@@ -72,8 +72,12 @@ public final class MaintenanceService {
         executor.setRemoveOnCancelPolicy(true);
         this.scheduler = executor;
         if (this.tasks.stream().anyMatch(MaintenanceTask::untrusted)) {
-            ScheduledThreadPoolExecutor userCode = new ScheduledThreadPoolExecutor(1,
-                    WorkerThreads.daemonFactory("skipjack-maintenance-user-code"));
+            ThreadFactory userCodeNamed = WorkerThreads.daemonFactory("skipjack-maintenance-user-code");
+            ScheduledThreadPoolExecutor userCode = new ScheduledThreadPoolExecutor(1, r -> {
+                Thread t = userCodeNamed.newThread(r);
+                threads.add(t); // a stop from its round (user code may stop the client) is one from a round
+                return t;
+            });
             userCode.setRemoveOnCancelPolicy(true);
             this.userCodeScheduler = userCode;
         } else {

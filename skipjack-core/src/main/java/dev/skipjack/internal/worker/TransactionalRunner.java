@@ -179,6 +179,21 @@ final class TransactionalRunner {
         }
     }
 
+    /**
+     * Whether {@code c} still works after {@code failure}: {@code isValid}, which sqlite-jdbc
+     * answers by throwing instead of false (added to {@code failure} when there is one).
+     */
+    private static boolean stillWorks(Connection c, SQLException failure) {
+        try {
+            return c.isValid(1);
+        } catch (SQLException e) {
+            if (failure != null) {
+                failure.addSuppressed(e);
+            }
+            return false;
+        }
+    }
+
     /** Whether {@code t} or one of its causes is a conflict between transactions. */
     private boolean isConflict(Throwable t) {
         return SqlCauses.any(t, sql.dialect()::isTransientConflict);
@@ -491,7 +506,7 @@ final class TransactionalRunner {
                 Completion written = writeAfterSavepoint(c, group, claimed, execution, completion, beforeHandler[0],
                         options, prepared, !alone);
                 if (written == null) {
-                    if (!alone && c.isValid(1)) {
+                    if (!alone && stillWorks(c, null)) {
                         // The connection works but the savepoint is gone: InnoDB rolled the whole
                         // transaction back (a deadlock the handler reported without its cause).
                         throw conflict(new SQLException("the job's transaction was rolled back by the database"),
@@ -532,7 +547,7 @@ final class TransactionalRunner {
                 // A serialization failure at commit (SERIALIZABLE servers): nothing of it is kept.
                 throw conflict(e, idsOf(committed), group);
             }
-            if (group.jobs.size() > 1 && !group.writers.isEmpty() && c.isValid(1)) {
+            if (group.jobs.size() > 1 && !group.writers.isEmpty() && stillWorks(c, e)) {
                 // The database refused the commit (a deferred constraint one writer's work broke)
                 // and cannot say whose work it was: no job of the group is charged; its writers'
                 // kinds run alone from now on, where the job at fault has the failure counted.

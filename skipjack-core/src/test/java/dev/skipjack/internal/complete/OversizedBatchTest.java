@@ -10,6 +10,7 @@ import dev.skipjack.internal.claim.ClaimedJob;
 import dev.skipjack.internal.claim.JobClaimer;
 import dev.skipjack.internal.sql.Dialect;
 import dev.skipjack.internal.sql.SqlStatements;
+import dev.skipjack.internal.sql.StatementText;
 import dev.skipjack.internal.sql.TableNames;
 import dev.skipjack.support.EveryBackendTest;
 import dev.skipjack.support.LogCapture;
@@ -21,6 +22,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -47,9 +49,12 @@ class OversizedBatchTest extends EveryBackendTest {
     private SqlStatements sql;
 
     /** Enqueues and claims {@code count} jobs, as a worker's fetcher would. */
-    private List<ClaimedJob> claim(int count) throws Exception {
+    private void assumePacketLimit() {
         assumeTrue(backend().backend() == Backend.MARIADB || backend().backend() == Backend.MYSQL,
                 "max_allowed_packet is MySQL's and MariaDB's");
+    }
+
+    private List<ClaimedJob> claim(int count) throws Exception {
         Skipjack client = client(builder().kind(JobKind.of("work", Args.class)));
         List<JobRequest> requests = new ArrayList<>();
         for (int i = 0; i < count; i++) {
@@ -99,11 +104,14 @@ class OversizedBatchTest extends EveryBackendTest {
     }
 
     private long completedWithOutput() {
-        return queryLong("SELECT count(*) FROM " + jobsTable() + " WHERE state = 'completed' AND length(output) > 60000");
+        String output = backend().backend() == Backend.POSTGRESQL ? "output::text" : "output";
+        return queryLong("SELECT count(*) FROM " + jobsTable() + " WHERE state = 'completed' AND length(" + output
+                + ") > 60000");
     }
 
     @Test
     void aBatchOverTheServersPacketLimitIsWrittenInParts() throws Exception {
+        assumePacketLimit();
         List<ClaimedJob> claimed = claim(40);
         withPacket(1_048_576, (completer, acknowledged) -> {
             // Queued before the writer starts, so its first batch holds all of them.
@@ -116,6 +124,7 @@ class OversizedBatchTest extends EveryBackendTest {
 
     @Test
     void batchesOfLargeOutputsStayUnderAFourMegabytePacketWithoutAFailedWrite() throws Exception {
+        assumePacketLimit();
         // 100 outputs of 60 KB are 6 MB: one batch of them all would be refused.
         List<ClaimedJob> claimed = claim(100);
         try (LogCapture log = new LogCapture()) {
@@ -131,6 +140,7 @@ class OversizedBatchTest extends EveryBackendTest {
 
     @Test
     void aSizeFoundByHalvingIsKeptForLaterBatches() throws Exception {
+        assumePacketLimit();
         List<ClaimedJob> claimed = claim(80);
         try (LogCapture log = new LogCapture()) {
             withPacket(1_048_576, (completer, acknowledged) -> {
@@ -147,5 +157,39 @@ class OversizedBatchTest extends EveryBackendTest {
             });
         }
         assertThat(completedWithOutput()).isEqualTo(80);
+    }
+
+    @Test
+    void aBudgetLoweredByFailuresOfAnotherKindGrowsBackAfterCleanWrites() throws Exception {
+        List<ClaimedJob> claimed = claim(40 + 2 * BatchCompleter.WRITES_BEFORE_GROWING_BACK);
+        // The first batch's acknowledgements fail twice (as a lost connection would fail its
+        // writes): the batch is halved, its half goes through, and the budget comes down to it.
+        AtomicInteger failuresLeft = new AtomicInteger(2);
+        List<Long> acknowledged = new CopyOnWriteArrayList<>();
+        BatchCompleter<Long> completer = new BatchCompleter<>(dataSource, new CompletionWriter(sql), id -> {
+            if (failuresLeft.getAndDecrement() > 0) {
+                throw new IllegalStateException("not written (thrown by the test)");
+            }
+            acknowledged.add(id);
+        }, (completion, problem) -> completion, "w1", 1);
+        try {
+            submit(completer, claimed.subList(0, 40));
+            completer.start();
+            awaitWritten(acknowledged, 40);
+            long lowered = completer.maxBatchChars();
+            assertThat(lowered).as("the budget after the halved batch went through").isLessThan(StatementText.MAX_CHARS);
+
+            // One completion per write, each waited for: that many writes without a failure.
+            for (int i = 40; i < claimed.size(); i++) {
+                ClaimedJob job = claimed.get(i);
+                completer.submit(job.id(), Completion.completed(job.id(), job.attempt()));
+                awaitWritten(acknowledged, i + 1);
+            }
+            assertThat(completer.maxBatchChars()).as("the budget after clean writes")
+                    .isGreaterThan(lowered);
+        } finally {
+            completer.stop(Duration.ofSeconds(5));
+        }
+        assertThat(completedWithOutput()).isEqualTo(40);
     }
 }
