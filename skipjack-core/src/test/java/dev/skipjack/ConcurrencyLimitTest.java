@@ -338,6 +338,57 @@ class ConcurrencyLimitTest extends EveryBackendTest {
                 .as("one per key, none over its limit").isEqualTo(601);
     }
 
+    /**
+     * A key whose admission fails (here a trigger refuses its lock row) holds back no other: the
+     * keys after it in the pass are admitted too, and the queues of those admitted are woken at
+     * once. Before, the pass stopped at that key, and the jobs it had admitted before it waited for
+     * a poll.
+     */
+    @Test
+    void aKeyWhoseAdmissionFailsHoldsBackNoOtherKey() throws Exception {
+        JobKind<Sync> kind = JobKind.of("sync", Sync.class);
+        java.util.concurrent.BlockingQueue<String> started = new java.util.concurrent.LinkedBlockingQueue<>();
+        // Polls once a minute, without LISTEN: only the admission pass's wake-up starts a job soon.
+        Skipjack worker = client(builder().pollInterval(Duration.ofMinutes(1)).listenNotify(false).queue("default", 4)
+                .handler(kind, job -> {
+                    started.add(job.args().customer());
+                    return Outcome.complete();
+                }));
+        // The lock row of the key given as "tenant-b" (stored with the prefix of keys given at enqueue).
+        String keys = table("skipjack_concurrency_keys");
+        switch (backend()) {
+            case POSTGRESQL -> {
+                execute("CREATE FUNCTION " + schema + ".refuse_tenant_b() RETURNS trigger LANGUAGE plpgsql AS $$"
+                        + " BEGIN IF NEW.concurrency_key = 'key:tenant-b' THEN RAISE EXCEPTION 'tenant-b refused by the test';"
+                        + " END IF; RETURN NEW; END $$");
+                execute("CREATE TRIGGER refuse_tenant_b BEFORE INSERT ON " + keys
+                        + " FOR EACH ROW EXECUTE FUNCTION " + schema + ".refuse_tenant_b()");
+            }
+            case SQLITE -> execute("CREATE TRIGGER refuse_tenant_b BEFORE INSERT ON skipjack_concurrency_keys"
+                    + " WHEN NEW.concurrency_key = 'key:tenant-b' BEGIN SELECT RAISE(ABORT, 'tenant-b refused by the test'); END");
+            default -> execute("CREATE TRIGGER " + backend().qualified(schema, "refuse_tenant_b") + " BEFORE INSERT ON "
+                    + keys + " FOR EACH ROW BEGIN IF NEW.concurrency_key = 'key:tenant-b' THEN"
+                    + " SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'tenant-b refused by the test'; END IF; END");
+        }
+        List<Long> ids = new ArrayList<>();
+        try (Connection tx = dataSource.getConnection()) {
+            // In the caller's transaction: no enqueue admits them after, the admission pass does.
+            tx.setAutoCommit(false);
+            for (String tenant : List.of("tenant-a", "tenant-b", "tenant-c")) {
+                ids.add(worker.enqueue(tx, kind, new Sync(tenant, 0), EnqueueOptions.defaults().withConcurrencyKey(tenant, 1)));
+            }
+            tx.commit();
+            tx.setAutoCommit(true);
+        }
+        worker.start();
+        List<String> first = new ArrayList<>();
+        for (int i = 0; i < 2; i++) {
+            first.add(started.poll(10, java.util.concurrent.TimeUnit.SECONDS));
+        }
+        assertThat(first).as("jobs started").containsExactlyInAnyOrder("tenant-a", "tenant-c");
+        assertThat(worker.find(ids.get(1)).orElseThrow().state()).isEqualTo(JobState.WAITING);
+    }
+
     @Test
     void badLimitsAndPartitionsAreRefusedAtTheCallSite() {
         assertThatThrownBy(() -> JobKind.of("sync", Sync.class).limitedTo(0))

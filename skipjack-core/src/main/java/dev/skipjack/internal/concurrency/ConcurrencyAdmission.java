@@ -37,7 +37,7 @@ import java.util.TreeSet;
  * <p>Admission runs right after what may free or need a slot (an enqueue's commit, a keyed job's
  * end) and, as the safety net for everything else (a caller's transaction, a rescue, an operator,
  * a job coming due, a node that died in between), in every node's admission pass each poll
- * interval ({@link #admitDue()}).
+ * interval ({@link #admitDue}).
  */
 public final class ConcurrencyAdmission {
 
@@ -80,11 +80,12 @@ public final class ConcurrencyAdmission {
 
     /** As {@link #admitQuietly(Collection)}, on {@code c}, which is in auto-commit. */
     public Set<String> admitQuietly(Connection c, Collection<String> keys) {
-        try {
-            return admit(c, keys);
-        } catch (SQLException | RuntimeException e) {
-            return failed(keys, e);
+        Set<String> queues = new HashSet<>();
+        Exception failure = admit(c, keys, queues);
+        if (failure != null) {
+            failed(keys, failure);
         }
+        return queues;
     }
 
     private static Set<String> failed(Collection<String> keys, Exception e) {
@@ -96,9 +97,10 @@ public final class ConcurrencyAdmission {
     /**
      * The admission pass: the keys with a waiting job that is due, up to {@link #KEYS_PER_PASS}, in
      * key order from where this node's last pass stopped, so that with more keys than that each one
-     * gets its turn. Returns the queues that got jobs.
+     * gets its turn. Tells {@code wake} the queues that got jobs, also when a key failed (its
+     * failure is thrown after); returns them.
      */
-    public Set<String> admitDue() throws SQLException {
+    public Set<String> admitDue(java.util.function.Consumer<Set<String>> wake) throws SQLException {
         try (Connection c = Transactions.autoCommit(dataSource)) {
             List<String> keys = new ArrayList<>();
             try (PreparedStatement ps = c.prepareStatement(sql.get("due_concurrency_keys"))) {
@@ -110,24 +112,57 @@ public final class ConcurrencyAdmission {
                     }
                 }
             }
-            Set<String> queues = admit(c, keys);
-            // A full pass goes on after its last key next time; a shorter one reached the end. Only
-            // after the pass: one that failed part way takes the same keys again.
+            Set<String> queues = new HashSet<>();
+            Exception failure = admit(c, keys, queues);
+            // A full pass goes on after its last key next time; a shorter one reached the end. Also
+            // after a key failed: one key that keeps failing must not keep the pass on the same
+            // keys, and it gets its turn again with the others.
             passCursor = keys.size() == KEYS_PER_PASS ? keys.get(keys.size() - 1) : "";
+            if (!queues.isEmpty()) {
+                wake.accept(queues);
+            }
+            if (failure instanceof SQLException e) {
+                throw e;
+            }
+            if (failure != null) {
+                throw (RuntimeException) failure;
+            }
             return queues;
         }
     }
 
-    /** Admits each key in its own short transaction on {@code c}, which is in auto-commit. */
-    public Set<String> admit(Connection c, Collection<String> keys) throws SQLException {
-        Set<String> queues = new HashSet<>();
+    /**
+     * Admits each key in its own short transaction on {@code c}, which is in auto-commit, adding to
+     * {@code queues} those that got jobs, and returns the first key's failure (null when none
+     * failed). A key that fails (a trigger or a constraint refusing its lock row) holds back no
+     * other: the keys after it are admitted too, and the queues of every admitted key are notified.
+     * Only a connection that broke ends the round there.
+     */
+    private Exception admit(Connection c, Collection<String> keys, Set<String> queues) {
+        Exception failure = null;
         // Sorted: a batch admitting several keys locks them one at a time anyway; the order keeps
         // two passes over the same keys from meeting halfway.
         for (String key : new TreeSet<>(keys)) {
-            queues.addAll(sql.dialect().inShortTransaction(c, tx -> admitKey(tx, key)));
+            try {
+                queues.addAll(sql.dialect().inShortTransaction(c, tx -> admitKey(tx, key)));
+            } catch (SQLException | RuntimeException e) {
+                if (failure == null) {
+                    failure = e;
+                } else {
+                    failure.addSuppressed(e);
+                }
+                if (e instanceof SQLException sqlFailure && isConnectionLost(sqlFailure)) {
+                    break;
+                }
+            }
         }
         notifyAdmitted(c, queues);
-        return queues;
+        return failure;
+    }
+
+    /** SQLSTATE class 08: the connection is gone, and every later key would fail the same way. */
+    private static boolean isConnectionLost(SQLException e) {
+        return e.getSQLState() != null && e.getSQLState().startsWith("08");
     }
 
     /**

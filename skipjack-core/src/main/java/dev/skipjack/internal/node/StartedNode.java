@@ -86,7 +86,7 @@ public final class StartedNode {
         // turns per key, so running it everywhere costs no correctness.
         ConcurrencyAdmission admission = new ConcurrencyAdmission(s.sql(), s.dataSource(), s.notifyChannel());
         tasks.add(MaintenanceTask.everyNode("concurrency admission", s.promoteInterval(),
-                () -> wake(admission.admitDue())));
+                () -> admission.admitDue(this::wake)));
         // Every node, no leader: a stale or split leader cannot double a tick, and nodes that
         // disagree about time cannot either (the database clock and one row per schedule decide).
         tasks.add(MaintenanceTask.everyNode("cron", s.cronInterval(), s.cronTicker()::tickRound));
