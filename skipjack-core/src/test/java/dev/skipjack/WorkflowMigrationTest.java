@@ -76,7 +76,7 @@ class WorkflowMigrationTest extends EveryBackendTest {
         execute("DELETE FROM " + jobsTable() + " WHERE id = " + newest);
         String before = snapshot();
 
-        assertThat(builder().build().migrate()).as("applied on upgrade").containsExactly(9, 10, 11, 12, 13, 14, 15);
+        assertThat(builder().build().migrate()).as("applied on upgrade").containsExactly(9, 10, 11, 12, 13, 14, 15, 16);
 
         Skipjack s = client(builder().queue("default", 2).handler(WORK, job -> Outcome.complete()));
         assertThat(snapshot()).as("every job as it was").isEqualTo(before);

@@ -95,29 +95,35 @@ public final class ConcurrencyAdmission {
     }
 
     /**
-     * The admission pass: the keys with a waiting job that is due, up to {@link #KEYS_PER_PASS}, in
-     * key order from where this node's last pass stopped, so that with more keys than that each one
+     * The admission pass: of the keys with a waiting job, up to {@link #KEYS_PER_PASS} in key order
+     * from where this node's last pass stopped, those with one that is due, so that with more keys than that each one
      * gets its turn. Tells {@code wake} the queues that got jobs, also when a key failed (its
      * failure is thrown after); returns them.
      */
     public Set<String> admitDue(java.util.function.Consumer<Set<String>> wake) throws SQLException {
         try (Connection c = Transactions.autoCommit(dataSource)) {
             List<String> keys = new ArrayList<>();
+            int looked = 0;
+            String lastLooked = "";
             try (PreparedStatement ps = c.prepareStatement(sql.get("due_concurrency_keys"))) {
                 ps.setString(1, passCursor);
                 ps.setInt(2, KEYS_PER_PASS);
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
-                        keys.add(rs.getString(1));
+                        lastLooked = rs.getString(1);
+                        looked++;
+                        if (rs.getInt(2) == 1) {
+                            keys.add(lastLooked);
+                        }
                     }
                 }
             }
             Set<String> queues = new HashSet<>();
             Exception failure = admit(c, keys, queues);
-            // A full pass goes on after its last key next time; a shorter one reached the end. Also
-            // after a key failed: one key that keeps failing must not keep the pass on the same
-            // keys, and it gets its turn again with the others.
-            passCursor = keys.size() == KEYS_PER_PASS ? keys.get(keys.size() - 1) : "";
+            // A full pass goes on after the last key it looked at next time; a shorter one reached
+            // the end. Also after a key failed: one key that keeps failing must not keep the pass
+            // on the same keys, and it gets its turn again with the others.
+            passCursor = looked == KEYS_PER_PASS ? lastLooked : "";
             if (!queues.isEmpty()) {
                 wake.accept(queues);
             }

@@ -42,7 +42,8 @@ public final class Migrator {
             new Migration(12, "concurrency"),
             new Migration(13, "queue_name_check"),
             new Migration(14, "trace_context"),
-            new Migration(15, "stop_requested"));
+            new Migration(15, "stop_requested"),
+            new Migration(16, "waiting_keys"));
 
     record Migration(int version, String name) {
     }
