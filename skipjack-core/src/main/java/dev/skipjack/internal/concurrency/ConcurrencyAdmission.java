@@ -47,11 +47,17 @@ public final class ConcurrencyAdmission {
     static final int MAX_ADMITTED = 1_000;
     /** Most keys one pass looks at; the next pass takes the next ones, in key order. */
     static final int KEYS_PER_PASS = 500;
+    /** Keys failing one after the other that end a round: past this many the database, not a key, is in trouble. */
+    static final int FAILURES_ENDING_A_ROUND = 5;
+    /** More keys than this failing at once: forget them (their next failure warns again). */
+    private static final int MAX_TRACKED_FAILING_KEYS = 10_000;
 
     private final SqlStatements sql;
     private final DataSource dataSource;
     /** The jobs table's NOTIFY channel, or null when notifications are off. */
     private final String notifyChannel;
+    /** Keys whose last admission failed: a key that keeps failing warns once, then logs at DEBUG. */
+    private final Set<String> failingKeys = java.util.concurrent.ConcurrentHashMap.newKeySet();
     /** The last key the previous pass took when it took a full pass, else "": where this node's next pass starts. */
     private volatile String passCursor = "";
 
@@ -81,9 +87,9 @@ public final class ConcurrencyAdmission {
     /** As {@link #admitQuietly(Collection)}, on {@code c}, which is in auto-commit. */
     public Set<String> admitQuietly(Connection c, Collection<String> keys) {
         Set<String> queues = new HashSet<>();
-        Exception failure = admit(c, keys, queues);
-        if (failure != null) {
-            failed(keys, failure);
+        Exception ending = admit(c, keys, queues);
+        if (ending != null) {
+            failed(keys, ending);
         }
         return queues;
     }
@@ -97,8 +103,9 @@ public final class ConcurrencyAdmission {
     /**
      * The admission pass: of the keys with a waiting job, up to {@link #KEYS_PER_PASS} in key order
      * from where this node's last pass stopped, those with one that is due, so that with more keys than that each one
-     * gets its turn. Tells {@code wake} the queues that got jobs, also when a key failed (its
-     * failure is thrown after); returns them.
+     * gets its turn. Tells {@code wake} the queues that got jobs; a key that fails is logged and
+     * tried again next pass, and only a failure that ended the round (a lost connection) is thrown,
+     * after the wake-up, so the maintenance service backs off.
      */
     public Set<String> admitDue(java.util.function.Consumer<Set<String>> wake) throws SQLException {
         try (Connection c = Transactions.autoCommit(dataSource)) {
@@ -119,7 +126,7 @@ public final class ConcurrencyAdmission {
                 }
             }
             Set<String> queues = new HashSet<>();
-            Exception failure = admit(c, keys, queues);
+            Exception failure = admit(c, keys, queues); // a key's own failure is logged, not thrown
             // A full pass goes on after the last key it looked at next time; a shorter one reached
             // the end. Also after a key failed: one key that keeps failing must not keep the pass
             // on the same keys, and it gets its turn again with the others.
@@ -139,36 +146,57 @@ public final class ConcurrencyAdmission {
 
     /**
      * Admits each key in its own short transaction on {@code c}, which is in auto-commit, adding to
-     * {@code queues} those that got jobs, and returns the first key's failure (null when none
-     * failed). A key that fails (a trigger or a constraint refusing its lock row) holds back no
-     * other: the keys after it are admitted too, and the queues of every admitted key are notified.
-     * Only a connection that broke ends the round there.
+     * {@code queues} those that got jobs. A key that fails (a trigger or a constraint refusing its
+     * lock row, a lock wait) holds back no other: its failure is logged (at WARN the first time in
+     * a row for that key), the keys after it are admitted too, and the queues of every admitted key
+     * are notified; the next pass tries it again. Returns the failure that ended the round early,
+     * or null: a lost connection, an interrupt (the node stops), or {@link #FAILURES_ENDING_A_ROUND}
+     * keys failing in a row (the database, not a key, is in trouble).
      */
     private Exception admit(Connection c, Collection<String> keys, Set<String> queues) {
-        Exception failure = null;
+        int failuresInARow = 0;
+        Exception ending = null;
         // Sorted: a batch admitting several keys locks them one at a time anyway; the order keeps
         // two passes over the same keys from meeting halfway.
         for (String key : new TreeSet<>(keys)) {
             try {
                 queues.addAll(sql.dialect().inShortTransaction(c, tx -> admitKey(tx, key)));
-            } catch (SQLException | RuntimeException e) {
-                if (failure == null) {
-                    failure = e;
-                } else {
-                    failure.addSuppressed(e);
+                failuresInARow = 0;
+                if (!failingKeys.isEmpty() && failingKeys.remove(key)) {
+                    log.info("concurrency key {} is admitted again", key);
                 }
-                if (e instanceof SQLException sqlFailure && isConnectionLost(sqlFailure)) {
+            } catch (SQLException | RuntimeException e) {
+                if (failingKeys.add(key)) {
+                    log.warn("could not admit the waiting jobs of concurrency key {}; the next admission pass tries"
+                            + " again: {}", key, e.toString());
+                } else {
+                    log.debug("could not admit the waiting jobs of concurrency key {} again: {}", key, e.toString());
+                }
+                if (++failuresInARow >= FAILURES_ENDING_A_ROUND || isConnectionLost(c, e)
+                        || Thread.currentThread().isInterrupted()) {
+                    ending = e;
                     break;
                 }
             }
         }
+        if (failingKeys.size() > MAX_TRACKED_FAILING_KEYS) {
+            failingKeys.clear();
+        }
         notifyAdmitted(c, queues);
-        return failure;
+        return ending;
     }
 
-    /** SQLSTATE class 08: the connection is gone, and every later key would fail the same way. */
-    private static boolean isConnectionLost(SQLException e) {
-        return e.getSQLState() != null && e.getSQLState().startsWith("08");
+    /** SQLSTATE class 08, or a connection closed (a failed rollback abandons it): every later key would fail too. */
+    private static boolean isConnectionLost(Connection c, Exception e) {
+        if (e instanceof SQLException sqlFailure && sqlFailure.getSQLState() != null
+                && sqlFailure.getSQLState().startsWith("08")) {
+            return true;
+        }
+        try {
+            return c.isClosed();
+        } catch (SQLException closedCheck) {
+            return true;
+        }
     }
 
     /**

@@ -9,9 +9,9 @@
 -- It steps from key to key (a recursive query, one index probe per key), so a pass costs the
 -- number of keys it looks at, not the number of waiting jobs: reading every due waiting row to
 -- find its keys took 250 ms of PostgreSQL's CPU per pass with a million waiting (V016).
--- At most the given number of keys (also under MySQL's cte_max_recursion_depth of 1,000).
--- Index: jobs_waiting_key_idx (concurrency_key, run_at) WHERE state = 'waiting' (PostgreSQL,
--- SQLite), (state, concurrency_key, run_at) (MySQL family).
+-- At most the given number of keys.
+-- Index: jobs_waiting_key_idx (concurrency_key, run_at) WHERE state = 'waiting'. MariaDB and MySQL
+-- have their own statement (sql/mariadb).
 -- Parameters: the last key of the previous pass ('' to start from the first), how many keys at most.
 WITH RECURSIVE waiting_keys (n, concurrency_key) AS (
     SELECT 1, (SELECT MIN(concurrency_key)
