@@ -282,9 +282,7 @@ public final class BatchCompleter<K> {
         if (batch.size() <= 1) {
             return false;
         }
-        List<Pending<K>> rest = batch.subList(batch.size() / 2, batch.size());
-        queue.addAll(rest);
-        rest.clear();
+        putBackFrom(batch, batch.size() / 2);
         return true;
     }
 
@@ -341,10 +339,15 @@ public final class BatchCompleter<K> {
     private void keepWithinBudget(List<Pending<K>> batch) {
         int end = batchEnd(batch, 0, maxBatchChars);
         if (end < batch.size()) {
-            List<Pending<K>> rest = batch.subList(end, batch.size());
-            requeue(new ArrayList<>(rest));
-            rest.clear();
+            putBackFrom(batch, end);
         }
+    }
+
+    /** Moves {@code batch}'s completions from index {@code from} on back to the queue. */
+    private void putBackFrom(List<Pending<K>> batch, int from) {
+        List<Pending<K>> rest = batch.subList(from, batch.size());
+        requeue(new ArrayList<>(rest));
+        rest.clear();
     }
 
     /**

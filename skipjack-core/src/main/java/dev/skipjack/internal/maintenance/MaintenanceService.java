@@ -63,27 +63,23 @@ public final class MaintenanceService {
         all.add(MaintenanceTask.everyNode("leader election", leader.renewInterval(), leader::tryAcquire));
         all.addAll(tasks);
         this.tasks = List.copyOf(all);
-        ThreadFactory named = WorkerThreads.daemonFactory("skipjack-maintenance");
-        ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(THREADS, r -> {
+        this.scheduler = schedulerOf(THREADS, "skipjack-maintenance");
+        // Its threads count as the rounds' too: user code may stop the client from its round.
+        this.userCodeScheduler = this.tasks.stream().anyMatch(MaintenanceTask::untrusted)
+                ? schedulerOf(1, "skipjack-maintenance-user-code") : null;
+        leader.onElected(this::runLeaderTasksNow);
+    }
+
+    /** A scheduler of {@code size} daemon threads named after {@code name}, each known as a round's thread. */
+    private ScheduledExecutorService schedulerOf(int size, String name) {
+        ThreadFactory named = WorkerThreads.daemonFactory(name);
+        ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(size, r -> {
             Thread t = named.newThread(r);
             threads.add(t);
             return t;
         });
         executor.setRemoveOnCancelPolicy(true);
-        this.scheduler = executor;
-        if (this.tasks.stream().anyMatch(MaintenanceTask::untrusted)) {
-            ThreadFactory userCodeNamed = WorkerThreads.daemonFactory("skipjack-maintenance-user-code");
-            ScheduledThreadPoolExecutor userCode = new ScheduledThreadPoolExecutor(1, r -> {
-                Thread t = userCodeNamed.newThread(r);
-                threads.add(t); // a stop from its round (user code may stop the client) is one from a round
-                return t;
-            });
-            userCode.setRemoveOnCancelPolicy(true);
-            this.userCodeScheduler = userCode;
-        } else {
-            this.userCodeScheduler = null;
-        }
-        leader.onElected(this::runLeaderTasksNow);
+        return executor;
     }
 
     public void start() {

@@ -124,7 +124,8 @@ public final class StartedNode {
      * prepare transactions): a refused start leaves nothing behind.
      */
     public static StartedNode start(Settings s) {
-        if (!ExecutionMode.twoPhaseHandlers(s.kinds()).isEmpty()) {
+        boolean twoPhase = !ExecutionMode.twoPhaseHandlers(s.kinds()).isEmpty();
+        if (twoPhase) {
             try {
                 PreparedTransactionResolver.requirePreparedTransactions(s.dataSource(), s.sql());
             } catch (SQLException e) {
@@ -135,7 +136,7 @@ public final class StartedNode {
                 s.sql().dialect().supports(Capability.CONCURRENT_WRITERS)));
         needs.put("maintenance", MaintenanceService.THREADS);
         // The two-phase resolver's own thread holds a connection through a handler's check.
-        needs.put("prepared transaction resolver", ExecutionMode.twoPhaseHandlers(s.kinds()).isEmpty() ? 0 : 1);
+        needs.put("prepared transaction resolver", twoPhase ? 1 : 0);
         needs.put("LISTEN", s.notifyChannel() == null ? 0 : 1);
         PoolSizeCheck.warnIfTooSmall(s.dataSource(), s.workerId(), needs);
         StartedNode node = new StartedNode(s);
